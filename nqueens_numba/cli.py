@@ -1,0 +1,99 @@
+"""Command line: ``nqueens count N`` and ``nqueens solve N``."""
+import argparse
+import json
+import os
+import sys
+
+from . import __version__, api, config
+from .render import format_text, to_boards
+
+#: Boards formatted per write when printing solutions.
+_PRINT_CHUNK = 10_000
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog="nqueens",
+        description=(
+            "Count and print the solutions of the n-queens problem: n queens on an n x n "
+            f"board, no two attacking each other (0 <= N <= {config.MAX_N})."
+        ),
+        epilog="Exit status: 0 on success, 2 for bad arguments, 1 for other errors, "
+        "130 when interrupted.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    threads = argparse.ArgumentParser(add_help=False)
+    threads.add_argument(
+        "--threads", "-t", type=int, default=None, metavar="T",
+        help="threads to use, 1..NUMBA_NUM_THREADS (default: all)",
+    )
+
+    count = sub.add_parser(
+        "count", parents=[threads],
+        help="print the total number of solutions (OEIS A000170)",
+        description="Print the total number of solutions of the N-queens problem "
+        "(OEIS A000170).",
+    )
+    count.add_argument("n", type=int, metavar="N", help=f"board order, 0..{config.MAX_N}")
+
+    solve = sub.add_parser(
+        "solve", parents=[threads],
+        help="print the solutions as boards",
+        description="Print the solutions in lexicographic order. Text: N lines of '.' and "
+        "'Q' per board and a blank line after each. JSON: the LeetCode 51 list of boards, "
+        "each a list of N strings.",
+    )
+    solve.add_argument("n", type=int, metavar="N", help=f"board order, 0..{config.MAX_N}")
+    solve.add_argument(
+        "--limit", "-k", type=int, default=None, metavar="K",
+        help="print only the first K solutions (default: all)",
+    )
+    solve.add_argument(
+        "--format", "-f", choices=("text", "json"), default="text",
+        help="output format (default: text)",
+    )
+    return parser
+
+
+def _write_solutions(solutions, fmt, out):
+    """Write solutions to ``out`` chunk by chunk, so big sets never exist as one string."""
+    chunks = range(0, len(solutions), _PRINT_CHUNK)
+    if fmt == "text":
+        for start in chunks:
+            out.write(format_text(solutions[start : start + _PRINT_CHUNK]))
+        return
+    out.write("[")
+    for start in chunks:
+        boards = to_boards(solutions[start : start + _PRINT_CHUNK])
+        out.write(("," if start else "") + ",".join(json.dumps(b) for b in boards))
+    out.write("]\n")
+
+
+def main(argv=None):
+    """Run the ``nqueens`` command line; returns the exit status."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "count":
+            total = api.count_solutions(args.n, n_threads=args.threads)
+            print(total)
+        else:
+            solutions = api.solve(args.n, limit=args.limit, n_threads=args.threads)
+            _write_solutions(solutions, args.format, sys.stdout)
+            sys.stdout.flush()
+    except (TypeError, ValueError) as exc:
+        parser.error(str(exc))  # exits with status 2
+    except KeyboardInterrupt:
+        print("nqueens: interrupted", file=sys.stderr)
+        return 130
+    except MemoryError as exc:
+        print(f"nqueens: out of memory: {exc}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # The reader closed the pipe (``nqueens solve 12 | head``): stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    return 0

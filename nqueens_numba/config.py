@@ -1,0 +1,36 @@
+"""Tunables of the search, as module constants.
+
+Change them before calling into the package (for example in a benchmark); the API reads them
+at call time.
+"""
+
+#: Largest board order of the bitboard search: an ``int64`` holds the masks of 63 columns.
+MAX_N = 63
+
+#: The prefix split aims at this many subproblems per thread, so that threads that finish
+#: early pick up the remaining ones while slow subproblems are still running.
+TASKS_PER_THREAD = 32
+
+#: Deepest prefix (number of pre-placed rows) the automatic split uses.
+MAX_SPLIT_DEPTH = 6
+
+#: Rows of the first block a subproblem's enumeration writes; later blocks double in size up
+#: to ``MAX_BLOCK_ROWS``. A block is the unit between checks for cancellation.
+FIRST_BLOCK_ROWS = 1 << 12
+MAX_BLOCK_ROWS = 1 << 18
+
+#: Squares a subproblem's enumeration tries between checks for cancellation (about 0.1 s).
+STEP_BUDGET = 1 << 24
+
+#: Subproblems being enumerated ahead of the one whose rows are consumed, per thread. Bounds
+#: the memory held for out-of-order results.
+WINDOW_PER_THREAD = 4
+
+#: Total counts, OEIS A000170, n = 0 .. 27 (https://oeis.org/A000170). Used only to size the
+#: output of ``solve`` before the search; the search's own count is checked against it.
+A000170 = (
+    1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512,
+    95815104, 666090624, 4968057848, 39029188884, 314666222712, 2691008701644,
+    24233937684440, 227514171973736, 2207893435808352, 22317699616364044,
+    234907967154122528,
+)

@@ -1,0 +1,52 @@
+"""Slow pure-Python oracles the fast paths are compared with. Small n only."""
+from itertools import permutations
+
+import numpy as np
+
+
+def is_solution_naive(queens):
+    """Pairwise check of a placement: distinct columns, no two queens on a diagonal."""
+    q = [int(c) for c in queens]
+    n = len(q)
+    if any(not 0 <= c < n for c in q):
+        return False
+    return all(
+        q[i] != q[j] and abs(q[i] - q[j]) != j - i for i in range(n) for j in range(i + 1, n)
+    )
+
+
+def solutions_by_permutations(n):
+    """Every solution, by testing all n! permutations (n <= 8), in lexicographic order."""
+    if n > 8:
+        raise ValueError("permutation oracle is for n <= 8")
+    return [p for p in permutations(range(n)) if is_solution_naive(p)]
+
+
+def solutions_by_backtracking(n, prefix=()):
+    """Every solution extending ``prefix``, by plain recursive backtracking (n <= 10)."""
+    if n > 10:
+        raise ValueError("backtracking oracle is for n <= 10")
+    out = []
+
+    def extend(placed):
+        row = len(placed)
+        if row == n:
+            out.append(tuple(placed))
+            return
+        for col in range(n):
+            if all(col != c and abs(col - c) != row - r for r, c in enumerate(placed)):
+                extend(placed + [col])
+
+    placed = []
+    for col in prefix:
+        row = len(placed)
+        if any(col == c or abs(col - c) == row - r for r, c in enumerate(placed)):
+            return out  # the prefix itself has two attacking queens
+        placed.append(col)
+    extend(placed)
+    return out
+
+
+def as_array(solutions, n):
+    """A list of tuples as an ``(k, n)`` int8 array."""
+    return np.array(solutions, dtype=np.int8).reshape(len(solutions), n)

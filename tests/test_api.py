@@ -1,0 +1,275 @@
+import numba
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import nqueens_numba as nq
+from nqueens_numba import api, config
+
+from naive import (
+    as_array,
+    is_solution_naive,
+    solutions_by_backtracking,
+    solutions_by_permutations,
+)
+
+# OEIS A000170, n = 0..16 (https://oeis.org/A000170).
+A000170 = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184,
+           14772512]
+
+MAX_THREADS = numba.config.NUMBA_NUM_THREADS
+THREADS = sorted({1, min(2, MAX_THREADS)})
+
+
+def naive_solutions(n):
+    return as_array(solutions_by_permutations(n) if n <= 8 else solutions_by_backtracking(n), n)
+
+
+# --------------------------------------------------------------------------- oracles agree
+
+
+@pytest.mark.parametrize("n", range(0, 9))
+def test_oracles_agree(n):
+    assert solutions_by_permutations(n) == solutions_by_backtracking(n)
+
+
+# --------------------------------------------------------------------------- counting
+
+
+@pytest.mark.parametrize("n", range(0, 16))
+def test_count_matches_oeis(n):
+    total = nq.count_solutions(n)
+    assert type(total) is int
+    assert total == A000170[n]
+
+
+@pytest.mark.slow
+def test_count_16_matches_oeis():
+    assert nq.count_solutions(16) == A000170[16]
+
+
+@pytest.mark.parametrize("n", range(0, 11))
+def test_count_matches_oracle(n):
+    assert nq.count_solutions(n) == len(naive_solutions(n))
+
+
+@pytest.mark.parametrize("n", [1, 5, 8, 11, 12])
+def test_count_same_for_every_thread_count(n):
+    assert len({nq.count_solutions(n, n_threads=t) for t in THREADS}) == 1
+
+
+def test_first_row_counts_8():
+    for t in THREADS:
+        np.testing.assert_array_equal(nq.first_row_counts(8, n_threads=t),
+                                      [4, 8, 16, 18, 18, 16, 8, 4])
+
+
+@pytest.mark.parametrize("n", range(0, 11))
+def test_first_row_counts_match_oracle(n):
+    counts = nq.first_row_counts(n)
+    assert counts.shape == (n,) and counts.dtype == np.int64
+    sols = naive_solutions(n)
+    expected = np.bincount(sols[:, 0], minlength=n) if n else np.zeros(0)
+    np.testing.assert_array_equal(counts, expected)
+
+
+@pytest.mark.parametrize("n", [4, 6, 7, 8, 9])
+def test_subproblem_counts_match_oracle_at_every_depth(n, monkeypatch):
+    """Each subproblem of each split depth has the oracle's number of completions."""
+    for depth in range(1, n):
+        monkeypatch.setattr(config, "MAX_SPLIT_DEPTH", depth)
+        monkeypatch.setattr(config, "TASKS_PER_THREAD", 10**9)
+        states, got_depth, counts = api._count_split(n, 1)
+        assert got_depth == depth
+        assert states.shape[1] == 3 + depth
+        # The first-row queen stays in the left half (and the middle for odd n).
+        assert np.all(2 * states[:, 3] <= n - 1)
+        for state, count in zip(states, counts):
+            prefix = tuple(int(c) for c in state[3:])
+            assert count == len(solutions_by_backtracking(n, prefix))
+
+
+@pytest.mark.parametrize("n", [5, 8, 10, 12])
+def test_results_same_for_every_split_depth(n, monkeypatch):
+    monkeypatch.setattr(config, "TASKS_PER_THREAD", 10**9)
+    reference_solutions = None
+    for depth in range(1, min(n, 6)):
+        monkeypatch.setattr(config, "MAX_SPLIT_DEPTH", depth)
+        assert nq.count_solutions(n) == A000170[n]
+        sols = nq.solve(n)
+        if reference_solutions is None:
+            reference_solutions = sols
+        np.testing.assert_array_equal(sols, reference_solutions)
+
+
+def test_thread_setting_restored():
+    before = numba.get_num_threads()
+    nq.count_solutions(9, n_threads=1)
+    assert numba.get_num_threads() == before
+    with pytest.raises(ValueError):
+        nq.count_solutions(9, n_threads=MAX_THREADS + 1)
+    assert numba.get_num_threads() == before
+
+
+# --------------------------------------------------------------------------- enumeration
+
+
+@pytest.mark.parametrize("n", range(0, 11))
+def test_solve_matches_oracle_in_order(n):
+    sols = nq.solve(n)
+    expected = naive_solutions(n)
+    assert sols.dtype == np.int8
+    assert sols.flags.c_contiguous
+    assert sols.shape == expected.shape
+    np.testing.assert_array_equal(sols, expected)  # same rows, same lexicographic order
+
+
+@pytest.mark.parametrize("n, shape", [(0, (1, 0)), (1, (1, 1)), (2, (0, 2)), (3, (0, 3))])
+def test_solve_small_shapes(n, shape):
+    sols = nq.solve(n)
+    assert sols.shape == shape and sols.dtype == np.int8
+
+
+@pytest.mark.parametrize("n", [11, 12])
+def test_solve_rows_are_sorted_distinct_solutions(n):
+    sols = nq.solve(n)
+    assert len(sols) == A000170[n]
+    assert all(nq.is_solution(row) for row in sols)
+    keys = [tuple(row) for row in sols.tolist()]
+    assert keys == sorted(set(keys))
+
+
+@pytest.mark.parametrize("n", [6, 9, 12])
+def test_solve_same_for_every_thread_count(n):
+    results = [nq.solve(n, n_threads=t) for t in THREADS]
+    for r in results[1:]:
+        np.testing.assert_array_equal(r, results[0])
+
+
+@pytest.mark.parametrize("n", [0, 1, 4, 8, 10])
+@pytest.mark.parametrize("limit", [0, 1, 5, 91, 92, 93, 10**6])
+def test_solve_limit_is_a_prefix(n, limit):
+    full = nq.solve(n)
+    part = nq.solve(n, limit=limit)
+    assert part.dtype == np.int8 and part.flags.c_contiguous
+    np.testing.assert_array_equal(part, full[:limit])
+
+
+def test_solve_limit_beyond_the_table():
+    """For n past the tabulated totals the limited search still stops at ``limit``."""
+    sols = nq.solve(29, limit=3)
+    assert sols.shape == (3, 29)
+    assert all(nq.is_solution(row) for row in sols)
+    assert sols[0, 0] == 0
+
+
+def test_enumeration_consistency_check(monkeypatch):
+    """A total that disagrees with the search is an error, never a silently wrong array."""
+    wrong = list(config.A000170)
+    wrong[8] = 90
+    monkeypatch.setattr(config, "A000170", tuple(wrong))
+    with pytest.raises(RuntimeError, match="expected 90"):
+        nq.solve(8)
+
+
+def test_boards_leetcode():
+    assert nq.boards(4) == [[".Q..", "...Q", "Q...", "..Q."], ["..Q.", "Q...", "...Q", ".Q.."]]
+    assert nq.boards(1) == [["Q"]]
+    assert nq.boards(2) == [] and nq.boards(3) == []
+    assert len(nq.boards(8)) == 92
+    assert nq.boards(8, limit=1) == [nq.format_board(nq.solve(8)[0])]
+
+
+# --------------------------------------------------------------------------- is_solution
+
+
+def test_is_solution_examples():
+    assert nq.is_solution([1, 3, 0, 2]) is True
+    assert nq.is_solution([0, 1, 2, 3]) is False  # one diagonal
+    assert nq.is_solution([1, 1, 0, 2]) is False  # repeated column
+    assert nq.is_solution([1, 3, 0, 4]) is False  # off the board
+    assert nq.is_solution([-1, 3, 0, 2]) is False
+    assert nq.is_solution([0]) is True
+    assert nq.is_solution([]) is True
+    assert nq.is_solution(np.array([2, 0, 3, 1], dtype=np.uint8)) is True
+
+
+def test_is_solution_large_n():
+    # For n = 1 or 5 (mod 6), queens[r] = 2r mod n is a solution (Pauls 1874).
+    n = 100_001
+    queens = (2 * np.arange(n)) % n
+    assert nq.is_solution(queens)
+    broken = queens.copy()
+    broken[[10, 11]] = broken[[11, 10]]  # a column swap keeps the permutation
+    assert not nq.is_solution(broken)
+
+
+@pytest.mark.parametrize("bad", [[0.0, 1.0], [True, False], ["a", "b"], np.array([1.5])])
+def test_is_solution_rejects_non_integers(bad):
+    with pytest.raises(TypeError):
+        nq.is_solution(bad)
+
+
+def test_is_solution_rejects_wrong_shape():
+    with pytest.raises(ValueError, match="shape"):
+        nq.is_solution([[1, 3, 0, 2]])
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.lists(st.integers(-2, 9), min_size=0, max_size=9))
+def test_is_solution_matches_naive(queens):
+    assert nq.is_solution(np.array(queens, dtype=np.int64)) == is_solution_naive(queens)
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.permutations(list(range(8))))
+def test_is_solution_on_permutations(perm):
+    assert nq.is_solution(perm) == is_solution_naive(perm)
+
+
+# --------------------------------------------------------------------------- bad input
+
+ENTRY_POINTS = [nq.count_solutions, nq.solve, nq.first_row_counts, nq.boards]
+
+
+@pytest.mark.parametrize("func", ENTRY_POINTS)
+@pytest.mark.parametrize("bad", [True, False, 8.0, "8", None, np.float64(8), np.bool_(True),
+                                 [8], 8 + 0j])
+def test_n_type_errors(func, bad):
+    with pytest.raises(TypeError, match="n must be an integer"):
+        func(bad)
+
+
+@pytest.mark.parametrize("func", ENTRY_POINTS)
+@pytest.mark.parametrize("bad", [-1, 64, 65, 10**20, np.int64(-5)])
+def test_n_range_errors(func, bad):
+    with pytest.raises(ValueError, match=r"0\.\.63"):
+        func(bad)
+
+
+@pytest.mark.parametrize("n", [np.int8(8), np.int32(8), np.int64(8), np.uint8(8), np.uint64(8)])
+def test_numpy_integers_accepted(n):
+    assert nq.count_solutions(n) == 92
+    assert nq.solve(n).shape == (92, 8)
+
+
+@pytest.mark.parametrize("func", ENTRY_POINTS)
+def test_thread_errors(func):
+    with pytest.raises(ValueError, match=f"1..{MAX_THREADS}"):
+        func(6, n_threads=0)
+    with pytest.raises(ValueError, match=f"1..{MAX_THREADS}"):
+        func(6, n_threads=MAX_THREADS + 1)
+    with pytest.raises(ValueError):
+        func(6, n_threads=10**6)
+    for bad in (1.0, True, "1"):
+        with pytest.raises(TypeError, match="n_threads"):
+            func(6, n_threads=bad)
+
+
+def test_limit_errors():
+    with pytest.raises(ValueError, match="non-negative"):
+        nq.solve(6, limit=-1)
+    for bad in (1.5, True, "3"):
+        with pytest.raises(TypeError, match="limit"):
+            nq.solve(6, limit=bad)

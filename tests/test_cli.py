@@ -1,0 +1,89 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+import nqueens_numba as nq
+from nqueens_numba.cli import main
+
+
+def test_count(capsys):
+    assert main(["count", "10"]) == 0
+    assert capsys.readouterr().out == "724\n"
+
+
+def test_count_threads(capsys):
+    assert main(["count", "9", "--threads", "1"]) == 0
+    assert capsys.readouterr().out == "352\n"
+
+
+def test_solve_text(capsys):
+    assert main(["solve", "4"]) == 0
+    assert capsys.readouterr().out == ".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n\n"
+
+
+def test_solve_limit(capsys):
+    assert main(["solve", "8", "--limit", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out == nq.format_text(nq.solve(8)[:3])
+
+
+def test_solve_json(capsys):
+    assert main(["solve", "6", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == nq.boards(6)
+
+
+def test_solve_json_empty(capsys):
+    assert main(["solve", "3", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+
+def test_solve_json_many_chunks(capsys, monkeypatch):
+    monkeypatch.setattr("nqueens_numba.cli._PRINT_CHUNK", 7)
+    assert main(["solve", "8", "-f", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == nq.boards(8)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["count", "-3"], "0..63"),
+    (["count", "64"], "0..63"),
+    (["count", "eight"], "invalid int value"),
+    (["count", "8", "--threads", "0"], "n_threads"),
+    (["solve", "8", "--limit", "-1"], "limit"),
+    (["solve", "8", "--format", "xml"], "invalid choice"),
+    (["frobnicate"], "invalid choice"),
+    ([], "required"),
+])
+def test_bad_arguments_exit_2(argv, message, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert message in captured.err
+
+
+def test_help_documents_commands(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert "count" in out and "solve" in out
+    with pytest.raises(SystemExit):
+        main(["solve", "--help"])
+    out = capsys.readouterr().out
+    assert "--limit" in out and "--format" in out and "--threads" in out
+
+
+def test_subprocess():
+    run = subprocess.run([sys.executable, "-m", "nqueens_numba", "count", "14"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "365596\n"
+    run = subprocess.run([sys.executable, "-m", "nqueens_numba", "solve", "4"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.stdout.split("\n\n")[:2] == [".Q..\n...Q\nQ...\n..Q.", "..Q.\nQ...\n...Q\n.Q.."]
+    run = subprocess.run([sys.executable, "-m", "nqueens_numba", "count", "-1"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 2 and "0..63" in run.stderr
