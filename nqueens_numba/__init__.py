@@ -2,8 +2,27 @@
 
 Count, enumerate and print the solutions of the n-queens problem for ``0 <= n <= 63``.
 """
-from .api import boards, count_solutions, first_row_counts, is_solution, solve
+from .api import (
+    boards,
+    count_solutions,
+    first_row_counts,
+    fundamental_solutions,
+    is_solution,
+    solve,
+    symmetry_classes,
+)
 from .render import format_board, format_text, to_boards
+from .symmetry import (
+    D4,
+    canonical_form,
+    compose,
+    images,
+    is_canonical,
+    orbit,
+    orbit_size,
+    stabilizer_order,
+    transform,
+)
 
 __version__ = "0.1.0"
 
@@ -13,6 +32,17 @@ __all__ = [
     "solve",
     "boards",
     "is_solution",
+    "fundamental_solutions",
+    "symmetry_classes",
+    "D4",
+    "transform",
+    "compose",
+    "images",
+    "orbit",
+    "orbit_size",
+    "stabilizer_order",
+    "canonical_form",
+    "is_canonical",
     "format_board",
     "format_text",
     "to_boards",

@@ -32,6 +32,41 @@ def _full_mask(n):
     return (np.int64(1) << np.int64(n)) - np.int64(1)
 
 
+#: Rows at the bottom of the board searched by unrolled nested loops (``_count_tail``): each
+#: level gets its own branches, which the processor predicts better than one shared loop.
+TAIL_ROWS = 4
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _count_tail(full, cols, diag, anti):
+    """Number of ways to complete the last ``TAIL_ROWS`` (4) rows from the given masks."""
+    count = np.int64(0)
+    f0 = ~(cols | diag | anti) & full
+    while f0 != 0:
+        b0 = f0 & -f0
+        f0 ^= b0
+        c0 = cols | b0
+        d0 = (diag | b0) << 1
+        a0 = (anti | b0) >> 1
+        f1 = ~(c0 | d0 | a0) & full
+        while f1 != 0:
+            b1 = f1 & -f1
+            f1 ^= b1
+            c1 = c0 | b1
+            d1 = (d0 | b1) << 1
+            a1 = (a0 | b1) >> 1
+            f2 = ~(c1 | d1 | a1) & full
+            while f2 != 0:
+                b2 = f2 & -f2
+                f2 ^= b2
+                c2 = c1 | b2
+                d2 = (d1 | b2) << 1
+                a2 = (a1 | b2) >> 1
+                if (~(c2 | d2 | a2) & full) != 0:
+                    count += 1
+    return count
+
+
 @njit(**_JIT)
 def _count_state(n, row, cols, diag, anti):
     """Count the completions of one subproblem by explicit-stack depth-first search.
@@ -40,14 +75,59 @@ def _count_state(n, row, cols, diag, anti):
     Returns the number of solutions below this state (``int64``).
     """
     full = _full_mask(n)
+    if row >= n:
+        return np.int64(1)
+    if n - row <= TAIL_ROWS:
+        return _count_rows(n, row, cols, diag, anti)
+    free = ~(cols | diag | anti) & full
+    # ``sp`` is the stack depth: the queen being tried sits in row ``row + sp``. The children
+    # of level ``top`` start the tail, which nested loops finish.
+    top = n - TAIL_ROWS - 1 - row
+    stack = np.empty((n, 4), dtype=np.int64)
+    sp = 0
+    count = np.int64(0)
+    while True:
+        if free != 0:
+            bit = free & -free
+            free ^= bit
+            next_cols = cols | bit
+            next_diag = (diag | bit) << 1
+            next_anti = (anti | bit) >> 1
+            if sp == top:
+                count += _count_tail(full, next_cols, next_diag, next_anti)
+            else:
+                next_free = ~(next_cols | next_diag | next_anti) & full
+                if next_free != 0:
+                    stack[sp, 0] = free
+                    stack[sp, 1] = cols
+                    stack[sp, 2] = diag
+                    stack[sp, 3] = anti
+                    sp += 1
+                    cols = next_cols
+                    diag = next_diag
+                    anti = next_anti
+                    free = next_free
+        elif sp == 0:
+            break
+        else:
+            sp -= 1
+            free = stack[sp, 0]
+            cols = stack[sp, 1]
+            diag = stack[sp, 2]
+            anti = stack[sp, 3]
+    return count
+
+
+@njit(**_JIT)
+def _count_rows(n, row, cols, diag, anti):
+    """``_count_state`` without the unrolled tail, for the last few rows of small boards."""
+    full = _full_mask(n)
     free = ~(cols | diag | anti) & full
     if row >= n - 1:
         if row >= n:
             return np.int64(1)
         return np.int64(1) if free != 0 else np.int64(0)
-    # ``sp`` is the stack depth: the queen being tried sits in row ``row + sp``.
-    # A child at ``sp == top`` is in the last row, so it is counted, never pushed.
-    top = n - 2 - row
+    top = n - 2 - row  # a child of level ``top`` is in the last row: counted, not pushed
     stack = np.empty((n, 4), dtype=np.int64)
     sp = 0
     count = np.int64(0)
@@ -250,3 +330,471 @@ def _fill_solutions(n, base, stack, queens, level, out, budget):
         stack[d, 3] = anti
     level[0] = d
     return written
+
+
+# --------------------------------------------------------------------------- D4 symmetry
+#
+# The symmetric search visits one placement per D4 orbit: the canonical form (the
+# lexicographically smallest image). Its first-row queen sits in column ``b1`` with
+# ``2 * b1 < n - 1``:
+#
+# * ``b1 == 0`` (a corner queen): the orbit has 8 solutions, two of which (``q`` and its
+#   transpose) have a queen at (0, 0); the canonical one has the smaller ``q[1]``, so column 1
+#   stays empty in the rows above ``q[1]``.
+# * ``b1 >= 1`` (no corner queen in the orbit): every edge queen of the canonical form is at
+#   least ``b1`` squares from a corner. So columns 0 and n - 1 stay empty in the rows above
+#   ``b1`` and below ``b2 = n - 1 - b1``, the last row's queen lies in columns ``b1 .. b2``,
+#   and by row ``b2`` both side columns must be taken. A leaf with an edge queen exactly
+#   ``b1`` from a corner is compared with its images to settle canonicity and orbit size.
+#
+# Symmetric states are prefix states (see above) with ``depth >= 2``.
+
+# Images of q under the seven non-identity elements of D4, as (use inverse, reverse index,
+# complement values), in the order rot90, rot180, rot270, flip_h, flip_v, transpose,
+# anti_transpose: p[i] = (m - v if complement else v), v = (inv if use inverse else q)[m - i
+# if reverse else i], with m = n - 1.
+_IMAGE_INVERSE = np.array([1, 0, 1, 0, 0, 1, 1], dtype=np.int64)
+_IMAGE_REVERSE = np.array([0, 1, 1, 0, 1, 0, 1], dtype=np.int64)
+_IMAGE_COMPLEMENT = np.array([1, 1, 0, 1, 0, 0, 1], dtype=np.int64)
+
+
+@njit(**_JIT)
+def _row_allow(n, row, q0, q1):
+    """Columns the canonical search allows in ``row``, given the queens of rows 0 and 1."""
+    full = _full_mask(n)
+    m = n - 1
+    if row == 0:
+        return full
+    if q0 == 0:  # corner case: column 1 stays empty above row q1
+        if 2 <= row < q1:
+            return full & ~np.int64(2)
+        return full
+    b1 = q0
+    b2 = m - q0
+    side = np.int64(1) | (np.int64(1) << np.int64(m))
+    if row == m:
+        low = (np.int64(1) << np.int64(b1)) - 1
+        high = (np.int64(1) << np.int64(b2 + 1)) - 1
+        return high & ~low
+    if row < b1 or row > b2:
+        return full & ~side
+    return full
+
+
+@njit(**_JIT)
+def _side_cut(n, free, cols):
+    """At row ``b2``: both side columns must be taken by the end of this row."""
+    side = np.int64(1) | (np.int64(1) << np.int64(n - 1))
+    taken = cols & side
+    if taken == 0:
+        return np.int64(0)
+    if taken != side:
+        return free & side
+    return free
+
+
+@njit(**_JIT)
+def _enumerate_canonical_prefixes(n, depth):
+    """Prefixes of the first ``depth`` rows allowed by the canonical search, in order.
+
+    Requires ``n >= 4`` and ``2 <= depth <= n - 2``. Returns ``states``, shape
+    ``(n_states, 3 + depth)``, ``int64``, laid out as for ``_enumerate_prefixes``.
+    """
+    full = _full_mask(n)
+    m = n - 1
+    stack = np.empty((depth + 1, 4), dtype=np.int64)
+    queens = np.zeros(depth, dtype=np.int64)
+    out = np.empty((0, 3 + depth), dtype=np.int64)
+    for write in range(2):
+        n_found = 0
+        stack[0, 0] = full & ((np.int64(1) << np.int64((n - 2) // 2 + 1)) - 1)
+        stack[0, 1] = 0
+        stack[0, 2] = 0
+        stack[0, 3] = 0
+        d = 0
+        while d >= 0:
+            free = stack[d, 0]
+            if free == 0:
+                d -= 1
+                continue
+            bit = free & -free
+            stack[d, 0] = free ^ bit
+            queens[d] = trailing_zeros(bit)
+            cols = stack[d, 1] | bit
+            diag = (stack[d, 2] | bit) << 1
+            anti = (stack[d, 3] | bit) >> 1
+            q0 = queens[0]
+            q1 = queens[1] if d >= 1 else -1
+            row = d + 1
+            next_free = ~(cols | diag | anti) & full
+            if row >= 2 or q0 != 0:
+                next_free &= _row_allow(n, row, q0, q1)
+            if q0 != 0 and row == m - q0:
+                next_free = _side_cut(n, next_free, cols)
+            if row == depth:
+                if next_free != 0:
+                    if write:
+                        out[n_found, 0] = cols
+                        out[n_found, 1] = diag
+                        out[n_found, 2] = anti
+                        out[n_found, 3:] = queens
+                    n_found += 1
+            elif next_free != 0:
+                d = row
+                stack[d, 0] = next_free
+                stack[d, 1] = cols
+                stack[d, 2] = diag
+                stack[d, 3] = anti
+        if not write:
+            out = np.empty((n_found, 3 + depth), dtype=np.int64)
+    return out
+
+
+@njit(**_JIT)
+def _orbit_size_if_canonical(n, queens, inverse):
+    """Orbit size of a placement if it is its own canonical form, else 0.
+
+    ``queens`` and its ``inverse`` permutation are ``int64`` arrays of length ``n``; each
+    non-identity image is compared with ``queens`` lexicographically, stopping at the first
+    difference.
+    """
+    m = n - 1
+    stabilizer = 1
+    for g in range(7):
+        use_inverse = _IMAGE_INVERSE[g]
+        reverse = _IMAGE_REVERSE[g]
+        complement = _IMAGE_COMPLEMENT[g]
+        order = 0
+        for i in range(n):
+            j = m - i if reverse else i
+            v = inverse[j] if use_inverse else queens[j]
+            if complement:
+                v = m - v
+            if v != queens[i]:
+                order = -1 if v < queens[i] else 1
+                break
+        if order < 0:
+            return 0
+        if order == 0:
+            stabilizer += 1
+    return 8 // stabilizer
+
+
+@njit(**_JIT)
+def _count_canonical_state(n, depth, state):
+    """Canonical solutions below one symmetric state, by orbit size.
+
+    Requires ``n - TAIL_ROWS > depth``. Level ``sp`` of the search places the queen of row
+    ``depth + sp``; the children of level ``tail_level`` start the last ``TAIL_ROWS`` rows,
+    searched by ``_canonical_tail``. The rules of the canonical search that depend on the
+    row run only where they apply:
+
+    * entering row ``strip`` (``b1``, or ``q[1]`` in the corner case) clears placeholder bits
+      that kept the side columns (column 1 in the corner case) out of the rows above;
+    * entering row ``check = b2 + 1`` prunes unless both side columns are taken (the side
+      queens lie in rows ``b1 .. b2``); ``cols`` then keeps them out of the rows below;
+    * in the tail these rules become per-row masks, the last row is restricted to
+      ``last_mask``, and leaves that may have another image starting with ``b1`` (*ties*)
+      are classified by ``_classify_tail``.
+
+    The search loop (``_canonical_search``) keeps the level of the next rule in ``top``,
+    saved on the stack, so that other levels pay nothing for the rules.
+
+    Returns ``(n_orbit2, n_orbit4, n_orbit8)``: the numbers of canonical solutions (one per
+    orbit) whose orbit has 2, 4 and 8 solutions.
+    """
+    full = _full_mask(n)
+    m = n - 1
+    q0 = state[3]
+    side = np.int64(1) | (np.int64(1) << np.int64(m))
+    corner = q0 == 0
+    tail_row = n - TAIL_ROWS
+    # Per-state constants of the search: 0-3 allowed squares of the tail rows (3: the last
+    # row), 4-7 tie squares of the tail rows, 8 ends, 9 strip row, 10 placeholder bits,
+    # 11-12 levels of rows b1 and b2 above the tail (or -1), 13 tie in the prefix,
+    # 14 strip at the tail's entry.
+    params = np.zeros(16, dtype=np.int64)
+    allow = params[0:4]  # squares each tail row may use (the last: ``last_mask``)
+    tie = params[4:8]  # squares of each tail row that make a tie
+    if corner:
+        strip = state[4]
+        fake = np.int64(2)
+        check = np.int64(-1)
+        b2 = np.int64(-1)
+        ends = np.int64(0)
+        for t in range(TAIL_ROWS):
+            allow[t] = full & ~fake if tail_row + t < strip else full
+    else:
+        strip = q0
+        fake = side
+        b2 = m - q0
+        check = b2 + 1
+        ends = (np.int64(1) << q0) | (np.int64(1) << b2)
+        for t in range(TAIL_ROWS):
+            allow[t] = full & ~side if tail_row + t > b2 else full
+            if tail_row + t == b2:
+                tie[t] = side
+        allow[TAIL_ROWS - 1] = (((np.int64(1) << np.int64(b2 + 1)) - 1)
+                                & ~((np.int64(1) << q0) - 1))
+    params[8] = ends
+    params[9] = strip
+    params[10] = fake
+    # Rows b1 and b2 above the tail: the levels at which their queens are read.
+    params[11] = q0 - depth if (not corner and depth <= q0) else -1
+    params[12] = b2 - depth if (not corner and depth <= b2 < tail_row) else -1
+    tie_prefix = 0
+    if not corner:
+        if q0 < depth and (state[3 + q0] == 0 or state[3 + q0] == m):
+            tie_prefix = 1
+        if b2 < depth and (state[3 + b2] == 0 or state[3 + b2] == m):
+            tie_prefix = 1
+    params[13] = tie_prefix
+    params[14] = 1 if strip >= tail_row else 0  # strip at the tail's entry
+    strip_level = strip - depth - 1 if depth < strip < tail_row else np.int64(-1)
+    check_level = check - depth - 1 if depth < check < tail_row else np.int64(-1)
+    counts = np.zeros(3, dtype=np.int64)
+    cols = state[0]
+    if strip > depth:
+        cols |= fake
+    # The search adds classified ties to ``counts`` and returns the plain leaves.
+    n_plain = _canonical_search(n, depth, state, cols, strip_level, check_level, params,
+                                counts)
+    return counts[0], counts[1], counts[2] + n_plain
+
+
+@njit(**_JIT)
+def _canonical_search(n, depth, state, cols, strip_level, check_level, params, counts):
+    """The loop of the canonical search (see ``_count_canonical_state``).
+
+    Adds the classified tie leaves to ``counts`` and returns the number of plain leaves
+    (canonical, orbit of 8).
+    """
+    full = _full_mask(n)
+    side = np.int64(1) | (np.int64(1) << np.int64(n - 1))
+    allow0 = params[0]
+    allow1 = params[1]
+    allow2 = params[2]
+    last_mask = params[3]
+    tie0 = params[4]
+    tie1 = params[5]
+    tie2 = params[6]
+    ends = params[8]
+    fake = params[10]
+    b1_level = params[11]
+    b2_level = params[12]
+    tie_prefix = params[13] != 0
+    strip_in_tail = params[14] != 0
+    diag = state[1]
+    anti = state[2]
+    tail_level = n - TAIL_ROWS - depth - 1
+    next_event = np.empty(n, dtype=np.int64)  # the first event level at or after sp
+    following = tail_level
+    for level in range(tail_level, -1, -1):
+        if level == strip_level or level == check_level:
+            following = level
+        next_event[level] = following
+    free = ~(cols | diag | anti) & full
+    stack = np.empty((n + 1, 5), dtype=np.int64)
+    n8 = np.int64(0)
+    sp = 0
+    top = next_event[0]
+    while True:
+        if free != 0:
+            bit = free & -free
+            free ^= bit
+            next_cols = cols | bit
+            next_diag = (diag | bit) << 1
+            next_anti = (anti | bit) >> 1
+            if sp != top:
+                next_free = ~(next_cols | next_diag | next_anti) & full
+                if next_free != 0:
+                    stack[sp, 0] = free
+                    stack[sp, 1] = cols
+                    stack[sp, 2] = diag
+                    stack[sp, 3] = anti
+                    stack[sp, 4] = top
+                    sp += 1
+                    cols = next_cols
+                    diag = next_diag
+                    anti = next_anti
+                    free = next_free
+            elif sp == tail_level:
+                if strip_in_tail:
+                    next_cols &= ~fake
+                n_plain, n_tie = _canonical_tail(next_cols, next_diag, next_anti, allow0,
+                                                 allow1, allow2, last_mask, tie0, tie1, tie2,
+                                                 ends)
+                if n_plain + n_tie != 0:
+                    # Ties from rows b1 and b2 above the tail: side queens placed there.
+                    tie_above = tie_prefix
+                    if b1_level >= 0:
+                        before = stack[b1_level, 1] if b1_level < sp else cols
+                        after = stack[b1_level + 1, 1] if b1_level + 1 < sp else (
+                            cols if b1_level + 1 == sp else next_cols)
+                        tie_above |= ((after ^ before) & side) != 0
+                    if b2_level >= 0:
+                        before = stack[b2_level, 1] if b2_level < sp else cols
+                        after = stack[b2_level + 1, 1] if b2_level + 1 < sp else (
+                            cols if b2_level + 1 == sp else next_cols)
+                        tie_above |= ((after ^ before) & side) != 0
+                    if tie_above:
+                        n_tie += n_plain
+                        n_plain = 0
+                    n8 += n_plain
+                    if n_tie != 0:
+                        stack[sp, 1] = cols
+                        stack[sp + 1, 1] = next_cols
+                        _classify_tail(n, depth, state, stack, sp, bit, next_cols, next_diag,
+                                       next_anti, tie_above, params, counts)
+            else:
+                if sp == strip_level:
+                    next_cols &= ~fake
+                next_free = ~(next_cols | next_diag | next_anti) & full
+                if sp == check_level and (next_cols & side) != side:
+                    next_free = np.int64(0)
+                if next_free != 0:
+                    stack[sp, 0] = free
+                    stack[sp, 1] = cols
+                    stack[sp, 2] = diag
+                    stack[sp, 3] = anti
+                    stack[sp, 4] = top
+                    sp += 1
+                    top = next_event[sp]
+                    cols = next_cols
+                    diag = next_diag
+                    anti = next_anti
+                    free = next_free
+        elif sp == 0:
+            break
+        else:
+            sp -= 1
+            free = stack[sp, 0]
+            cols = stack[sp, 1]
+            diag = stack[sp, 2]
+            anti = stack[sp, 3]
+            top = stack[sp, 4]
+    return n8
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _canonical_tail(cols, diag, anti, allow0, allow1, allow2, last_mask, tie0, tie1, tie2,
+                    ends):
+    """The last ``TAIL_ROWS`` (4) rows of the canonical search, as nested loops.
+
+    ``cols``, ``diag`` and ``anti`` are the masks of the first tail row; tail row ``t`` may
+    use only the squares of ``allow<t>``, the last row those of ``last_mask``. A leaf is a
+    *tie* (another image may start with ``b1``) when tail row ``t`` holds a square of
+    ``tie<t>`` or the last queen is on ``ends``.
+
+    Returns ``(n_plain, n_tie)``: the other leaves, canonical with a trivial stabilizer
+    unless the rows above the tail make a tie, and the tie leaves.
+    """
+    n_leaves = np.int64(0)
+    n_tie = np.int64(0)
+    f0 = ~(cols | diag | anti) & allow0
+    while f0 != 0:
+        b0 = f0 & -f0
+        f0 ^= b0
+        c0 = cols | b0
+        d0 = (diag | b0) << 1
+        a0 = (anti | b0) >> 1
+        t0 = b0 & tie0
+        f1 = ~(c0 | d0 | a0) & allow1
+        while f1 != 0:
+            b1 = f1 & -f1
+            f1 ^= b1
+            c1 = c0 | b1
+            d1 = (d0 | b1) << 1
+            a1 = (a0 | b1) >> 1
+            t1 = t0 | (b1 & tie1)
+            f2 = ~(c1 | d1 | a1) & allow2
+            while f2 != 0:
+                b2 = f2 & -f2
+                f2 ^= b2
+                last = ~((c1 | b2) | ((d1 | b2) << 1) | ((a1 | b2) >> 1)) & last_mask
+                # A tie leaf has its last queen on ``ends``, or any last queen if a tail row
+                # above made a tie.
+                tie_squares = last_mask if (t1 | (b2 & tie2)) != 0 else ends
+                n_leaves += last != 0
+                n_tie += (last & tie_squares) != 0
+    return n_leaves - n_tie, n_tie
+
+
+@njit(**_JIT)
+def _classify_tail(n, depth, state, stack, sp, bit_above, cols, diag, anti, tie_above, params,
+                   counts):
+    """Search the tail again and add its tie leaves to ``counts`` by orbit size.
+
+    The placement of a leaf is read back from the prefix (``state``), the column masks on
+    the stack (levels ``0 .. sp + 1``), ``bit_above`` (row ``n - TAIL_ROWS - 1``) and the
+    tail's own queens.
+    """
+    m = n - 1
+    tail_row = n - TAIL_ROWS
+    strip = params[9]
+    fake = params[10]
+    ends = params[8]
+    queens = np.empty(n, dtype=np.int64)
+    inverse = np.empty(n, dtype=np.int64)
+    for r in range(depth):
+        queens[r] = state[3 + r]
+    for j in range(sp):
+        placed = stack[j + 1, 1] ^ stack[j, 1]
+        if depth + j < strip:
+            placed &= ~fake
+        queens[depth + j] = trailing_zeros(placed)
+    queens[tail_row - 1] = trailing_zeros(bit_above)
+    f0 = ~(cols | diag | anti) & params[0]
+    while f0 != 0:
+        b0 = f0 & -f0
+        f0 ^= b0
+        c0 = cols | b0
+        d0 = (diag | b0) << 1
+        a0 = (anti | b0) >> 1
+        f1 = ~(c0 | d0 | a0) & params[1]
+        while f1 != 0:
+            b1 = f1 & -f1
+            f1 ^= b1
+            c1 = c0 | b1
+            d1 = (d0 | b1) << 1
+            a1 = (a0 | b1) >> 1
+            f2 = ~(c1 | d1 | a1) & params[2]
+            while f2 != 0:
+                b2 = f2 & -f2
+                f2 ^= b2
+                last = ~((c1 | b2) | ((d1 | b2) << 1) | ((a1 | b2) >> 1)) & params[3]
+                if last == 0:
+                    continue
+                if not (tie_above or ((b0 & params[4]) | (b1 & params[5]) | (b2 & params[6])
+                                      | (last & ends)) != 0):
+                    continue
+                queens[tail_row] = trailing_zeros(b0)
+                queens[tail_row + 1] = trailing_zeros(b1)
+                queens[tail_row + 2] = trailing_zeros(b2)
+                queens[m] = trailing_zeros(last)
+                for r in range(n):
+                    inverse[queens[r]] = r
+                size = _orbit_size_if_canonical(n, queens, inverse)
+                if size == 8:
+                    counts[2] += 1
+                elif size == 4:
+                    counts[1] += 1
+                elif size == 2:
+                    counts[0] += 1
+
+
+@njit(**_JIT_PARALLEL)
+def _count_canonical_states(n, states, depth):
+    """Canonical solutions by orbit size for every symmetric state, one slot each.
+
+    Requires ``n - TAIL_ROWS > depth``. Returns ``counts``, shape ``(n_states, 3)``, dtype
+    ``int64``: columns count the canonical solutions with orbits of 2, 4 and 8 solutions.
+    """
+    n_states = states.shape[0]
+    counts = np.zeros((n_states, 3), dtype=np.int64)
+    for i in prange(n_states):
+        n2, n4, n8 = _count_canonical_state(n, depth, states[i])
+        counts[i, 0] = n2
+        counts[i, 1] = n4
+        counts[i, 2] = n8
+    return counts

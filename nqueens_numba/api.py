@@ -1,5 +1,6 @@
 """Public entry points: validate the arguments, run the kernels, build NumPy results."""
 import operator
+import os
 import threading
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
@@ -8,19 +9,35 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 
-from . import _kernels, config
+from . import _kernels, config, symmetry
 from .render import to_boards
 
-__all__ = ["count_solutions", "first_row_counts", "solve", "boards", "is_solution"]
+__all__ = [
+    "count_solutions",
+    "first_row_counts",
+    "solve",
+    "boards",
+    "is_solution",
+    "fundamental_solutions",
+    "symmetry_classes",
+]
+
+#: Counting methods: mirror halving, and the D4-symmetric search.
+METHODS = ("halving", "symmetric")
 
 
 # --------------------------------------------------------------------------- validation
 
 
 def _check_int(value, name):
-    """Return ``value`` as a Python int; ``TypeError`` unless it is an integer (not a bool)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+    """Return ``value`` as a Python int; ``TypeError`` unless it is an integer.
+
+    Accepts ``int`` (and subclasses) and NumPy integer scalars; rejects ``bool``,
+    ``numpy.bool_``, ``numpy.timedelta64`` and everything else.
+    """
+    if (isinstance(value, (bool, np.bool_, np.timedelta64))
+            or not isinstance(value, (int, np.integer))):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
     return operator.index(value)
 
 
@@ -58,23 +75,88 @@ def _check_threads(n_threads):
     return n_threads
 
 
+def _check_method(method):
+    """Validate ``method``: ``None`` (automatic) or one of :data:`METHODS`."""
+    if method is None or method in METHODS:
+        return method
+    raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))} or None, "
+                     f"got {method!r}")
+
+
+def _check_flag(value, name):
+    """Validate a boolean flag (``bool`` or ``numpy.bool_``)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__}")
+    return bool(value)
+
+
+def _check_max_bytes(max_bytes):
+    """Validate ``max_bytes``: ``None`` (a share of available memory) or an integer >= 0."""
+    if max_bytes is None:
+        available = _available_memory()
+        return None if available is None else int(config.MEMORY_FRACTION * available)
+    max_bytes = _check_int(max_bytes, "max_bytes")
+    if max_bytes < 0:
+        raise ValueError(f"max_bytes must be a non-negative integer, got {max_bytes}")
+    return max_bytes
+
+
+def _available_memory():
+    """Bytes of memory available to this process now, or ``None`` if unknown."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _check_result_size(n, rows, max_bytes):
+    """``MemoryError`` before allocating ``rows`` solutions of ``n`` bytes beyond the limit."""
+    size = rows * n
+    if max_bytes is not None and size > max_bytes:
+        raise MemoryError(
+            f"the result would take {size:,} bytes ({rows:,} solutions of {n} bytes), more "
+            f"than max_bytes={max_bytes:,} (by default {config.MEMORY_FRACTION:.0%} of the "
+            f"available memory); count them with count_solutions({n}) or take the first k "
+            f"with limit=k"
+        )
+
+
 # --------------------------------------------------------------------------- the split
 
 
 @contextmanager
 def _numba_threads(n_threads):
-    """Run a parallel kernel on ``n_threads`` threads with dynamic scheduling.
-
-    The caller's thread count and chunk size are restored afterwards, also on error.
-    """
-    previous_threads = numba.get_num_threads()
+    """Run a parallel kernel on ``n_threads`` numba threads; restore the caller's count after."""
+    previous = numba.get_num_threads()
     numba.set_num_threads(n_threads)
-    previous_chunk = numba.set_parallel_chunksize(1)
     try:
         yield
     finally:
-        numba.set_parallel_chunksize(previous_chunk)
-        numba.set_num_threads(previous_threads)
+        numba.set_num_threads(previous)
+
+
+def _run_shuffled(kernel, n, states, depth, n_threads):
+    """Run a per-state ``prange`` kernel on the states in a fixed shuffled order.
+
+    ``prange`` hands each thread a contiguous block of iterations (the OpenMP layer does
+    not balance them dynamically), and neighbouring subproblems have similar costs: the
+    corner and near-corner ones are the largest. Shuffled, every block is a sample of all
+    of them, so the threads finish together. Returns the kernel's per-state results in the
+    original order, so they do not depend on the number of threads.
+    """
+    order = np.random.default_rng(config.SHUFFLE_SEED).permutation(len(states))
+    with _numba_threads(n_threads):
+        shuffled = kernel(n, np.ascontiguousarray(states[order]), depth)
+    out = np.empty_like(shuffled)
+    out[order] = shuffled
+    return out
 
 
 def _split(n, n_threads):
@@ -105,21 +187,61 @@ def _mirror_weights(n, first_columns):
 def _count_split(n, n_threads):
     """Per-subproblem counts of the mirror-halved search: ``(states, depth, counts)``."""
     states, depth = _split(n, n_threads)
-    with _numba_threads(n_threads):
-        counts = _kernels._count_states(n, states, depth)
+    counts = _run_shuffled(_kernels._count_states, n, states, depth, n_threads)
     return states, depth, counts
+
+
+def _symmetric_split(n, n_threads):
+    """Subproblems of the D4-symmetric search of an ``n``-board, ``n >= SYMMETRIC_MIN_N``.
+
+    Prefixes of at least two rows (the first-row column and, in the corner case, the
+    second-row column fix the rules of the search), grown like :func:`_split`; at most
+    ``n - TAIL_ROWS - 1`` rows so that the kernel's unrolled tail fits below.
+    """
+    target = config.TASKS_PER_THREAD * n_threads
+    deepest = max(2, min(config.MAX_SPLIT_DEPTH, n - _kernels.TAIL_ROWS - 1))
+    depth = 2
+    while True:
+        states = _kernels._enumerate_canonical_prefixes(n, depth)
+        if len(states) >= target or depth >= deepest:
+            return states, depth
+        depth += 1
+
+
+def _orbit_counts(n, n_threads):
+    """Number of D4 orbits of solutions by orbit size: ``{1: a, 2: b, 4: c, 8: d}``.
+
+    Kernel ``_count_canonical_states`` for ``n >= 7``; for smaller boards the solutions are
+    enumerated and classified with :mod:`nqueens_numba.symmetry`.
+    """
+    if n < _kernels.TAIL_ROWS + 3:  # the kernel needs two prefix rows above its tail
+        sols = solve(n, n_threads=n_threads)
+        canonical = sols[symmetry.is_canonical(sols)] if len(sols) else sols
+        sizes = symmetry.orbit_size(canonical) if len(canonical) else np.zeros(0, np.int64)
+        return {size: int(np.count_nonzero(sizes == size)) for size in (1, 2, 4, 8)}
+    states, depth = _symmetric_split(n, n_threads)
+    counts = _run_shuffled(_kernels._count_canonical_states, n, states, depth, n_threads)
+    totals = [sum(int(c) for c in counts[:, j]) for j in range(3)]
+    return {1: 0, 2: totals[0], 4: totals[1], 8: totals[2]}
 
 
 # --------------------------------------------------------------------------- counting
 
 
-def count_solutions(n, *, n_threads=None):
-    """Total number of solutions of the n-queens problem (OEIS A000170).
+def count_solutions(n, *, n_threads=None, method=None, fundamental=False):
+    """Total number of solutions of the n-queens problem (OEIS A000170), or of fundamental ones.
 
-    Runs an explicit-stack depth-first search over ``int64`` bitboards (kernel
-    ``_count_states``) on the subproblems of a prefix split, in parallel over numba threads.
-    Only the left half of the first row is searched and its count doubled (mirror symmetry);
-    for odd ``n`` the middle column is searched once.
+    Two explicit-stack depth-first searches over ``int64`` bitboards, run in parallel over
+    the subproblems of a prefix split:
+
+    * ``"halving"`` (kernel ``_count_states``): only the left half of the first row is
+      searched and its count doubled (mirror symmetry); for odd ``n`` the middle column is
+      searched once.
+    * ``"symmetric"`` (kernel ``_count_canonical_states``): only the canonical form of each
+      D4 orbit is searched, with boundary masks that cut non-canonical partial boards early
+      (a corner queen in the first row, or edge queens no closer to a corner than the
+      first-row queen); each leaf is classified by orbit size. About a third of the halving
+      search's work.
 
     Parameters
     ----------
@@ -128,45 +250,170 @@ def count_solutions(n, *, n_threads=None):
     n_threads : int, optional
         Numba threads for this call, ``1 .. numba.config.NUMBA_NUM_THREADS``; all of them by
         default. The caller's setting is restored afterwards.
+    method : {None, "halving", "symmetric"}, optional
+        The search to use. ``None`` picks ``"symmetric"`` for ``n >= 11``
+        (``config.SYMMETRIC_MIN_N``, from where it is faster) and ``"halving"`` below. Both
+        give the same totals.
+    fundamental : bool, optional
+        Count fundamental solutions (D4 orbits, OEIS A002562) instead of all solutions.
+        Needs the symmetric search; ``n = 0`` gives 1 (the empty board).
 
     Returns
     -------
     int
-        The total count. ``count_solutions(0) == 1`` (the empty board), as in OEIS.
+        The count. ``count_solutions(0) == 1`` (the empty board), as in OEIS.
 
     Raises
     ------
     TypeError
-        If ``n`` or ``n_threads`` is not an integer (``bool`` and ``float`` included).
+        If ``n`` or ``n_threads`` is not an integer (``bool`` and ``float`` included), or
+        ``fundamental`` is not a bool.
     ValueError
-        If ``n`` is outside ``0..63`` or ``n_threads`` outside ``1..NUMBA_NUM_THREADS``.
+        If ``n`` is outside ``0..63``, ``n_threads`` outside ``1..NUMBA_NUM_THREADS``,
+        ``method`` unknown, or ``fundamental=True`` with ``method="halving"``.
 
     See Also
     --------
-    first_row_counts : the same count split by the column of the first-row queen.
+    symmetry_classes : the fundamental solutions split by orbit size.
+    first_row_counts : the total split by the column of the first-row queen.
     solve : the solutions themselves.
 
     References
     ----------
     .. [1] OEIS A000170, "Number of ways of placing n nonattacking queens on an n X n board",
        https://oeis.org/A000170
-    .. [2] J. R. Bitner and E. M. Reingold, "Backtrack programming techniques",
+    .. [2] OEIS A002562, the same up to rotations and reflections,
+       https://oeis.org/A002562
+    .. [3] J. R. Bitner and E. M. Reingold, "Backtrack programming techniques",
        Communications of the ACM 18 (11), 1975.
 
     Examples
     --------
     >>> count_solutions(8)
     92
+    >>> count_solutions(8, fundamental=True)
+    12
     >>> [count_solutions(n) for n in range(7)]
     [1, 1, 0, 0, 2, 10, 4]
+    >>> count_solutions(10, method="halving") == count_solutions(10, method="symmetric")
+    True
+    """
+    n = _check_n(n)
+    n_threads = _check_threads(n_threads)
+    method = _check_method(method)
+    fundamental = _check_flag(fundamental, "fundamental")
+    if fundamental and method == "halving":
+        raise ValueError("fundamental=True needs method='symmetric' (or None): mirror halving "
+                         "does not classify solutions by orbit")
+    if n == 0:
+        return 1
+    if method is None:
+        method = "symmetric" if (fundamental or n >= config.SYMMETRIC_MIN_N) else "halving"
+    if method == "symmetric":
+        orbits = _orbit_counts(n, n_threads)
+        if fundamental:
+            return sum(orbits.values())
+        return sum(size * count for size, count in orbits.items())
+    states, _, counts = _count_split(n, n_threads)
+    weights = _mirror_weights(n, states[:, 3])
+    return sum(int(w) * int(c) for w, c in zip(weights, counts))
+
+
+def symmetry_classes(n, *, n_threads=None):
+    """Number of fundamental solutions by the size of their D4 orbit.
+
+    Parameters
+    ----------
+    n : int
+        Board order, ``0 <= n <= 63``.
+    n_threads : int, optional
+        As in :func:`count_solutions`.
+
+    Returns
+    -------
+    dict of int to int
+        ``{orbit_size: number_of_orbits}`` for the orbit sizes that occur (1, 2, 4 or 8),
+        largest first. The values sum to the fundamental count (OEIS A002562) and
+        ``sum(size * count)`` is the total count (OEIS A000170). An orbit of size 8 has a
+        trivial stabilizer; size 4 means symmetry under ``rot180`` only; size 2 under the
+        quarter turns; size 1 only for ``n <= 1``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`count_solutions`.
+
+    See Also
+    --------
+    count_solutions, fundamental_solutions
+
+    Examples
+    --------
+    >>> symmetry_classes(8)
+    {8: 11, 4: 1}
+    >>> symmetry_classes(4)
+    {2: 1}
     """
     n = _check_n(n)
     n_threads = _check_threads(n_threads)
     if n == 0:
-        return 1
-    states, _, counts = _count_split(n, n_threads)
-    weights = _mirror_weights(n, states[:, 3])
-    return sum(int(w) * int(c) for w, c in zip(weights, counts))
+        return {1: 1}
+    orbits = _orbit_counts(n, n_threads)
+    return {size: orbits[size] for size in (8, 4, 2, 1) if orbits[size]}
+
+
+def fundamental_solutions(n, *, n_threads=None):
+    """One solution per D4 orbit, its canonical form, in lexicographic order.
+
+    The canonical form is the lexicographically smallest image under the eight symmetries of
+    the board (:func:`~nqueens_numba.symmetry.canonical_form`). Found by enumerating the
+    solutions whose first-row queen is in the left half (with the middle column) and keeping
+    the canonical ones, so it needs the memory of half of :func:`solve`.
+
+    Parameters
+    ----------
+    n : int
+        Board order, ``0 <= n <= 63``.
+    n_threads : int, optional
+        As in :func:`solve`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n_fundamental, n), dtype int8
+        ``n_fundamental`` is OEIS A002562; ``fundamental_solutions(0)`` has shape ``(1, 0)``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`solve`.
+    MemoryError
+        If the solutions do not fit in memory.
+
+    See Also
+    --------
+    count_solutions : ``fundamental=True`` counts them without enumerating.
+    symmetry.orbit : the solutions equivalent to one of them.
+
+    References
+    ----------
+    .. [1] OEIS A002562, https://oeis.org/A002562
+
+    Examples
+    --------
+    >>> fundamental_solutions(6)
+    array([[1, 3, 5, 0, 2, 4]], dtype=int8)
+    >>> fundamental_solutions(8).shape
+    (12, 8)
+    """
+    sols = solve(n, n_threads=n_threads)
+    if n == 0:
+        return sols
+    # A canonical form has 2 * q[0] <= n - 1 (flip_h maps q[0] to n - 1 - q[0]); those rows
+    # come first in lexicographic order.
+    stop = int(np.searchsorted(sols[:, 0], (n - 1) // 2, side="right"))
+    keep = [block[symmetry.is_canonical(block)]
+            for block in np.array_split(sols[:stop], max(1, stop // 100_000))]
+    return np.ascontiguousarray(np.concatenate(keep)) if keep else sols[:0]
 
 
 def first_row_counts(n, *, n_threads=None):
@@ -282,7 +529,12 @@ def _solve_all(n, n_threads):
     """Every solution, in lexicographic order, by the mirror-halved parallel enumeration."""
     total = _known_total(n)
     if total is None:
-        total = count_solutions(n, n_threads=n_threads)
+        # Past the tabulated totals there are more than A000170(27) > 2e17 solutions.
+        raise MemoryError(
+            f"solve({n}) would hold more than {config.A000170[-1]:.3g} solutions "
+            f"(over {config.A000170[-1] * n / 2**60:.0f} EiB); use count_solutions({n}) to "
+            f"count them or solve({n}, limit=k) for the first k"
+        )
     out = np.empty((total, n), dtype=np.int8)
     states, depth = _split(n, n_threads)
     mirrored = 2 * states[:, 3] < n - 1
@@ -308,26 +560,35 @@ def _solve_all(n, n_threads):
 
 
 def _solve_first(n, limit):
-    """The first ``limit`` solutions in lexicographic order, by a serial search."""
+    """The first ``limit`` solutions in lexicographic order, by a serial search.
+
+    Fills blocks of at most ``MAX_BLOCK_ROWS`` rows, so that memory grows with the solutions
+    found rather than with ``limit``, and the search can be interrupted between blocks.
+    """
     total = _known_total(n)
     rows = limit if total is None else min(limit, total)
-    out = np.empty((rows, n), dtype=np.int8)
-    if rows == 0:
-        return out
-    if n == 0:
-        return out  # the one (empty) solution, already in place
+    if rows == 0 or n == 0:
+        return np.empty((rows, n), dtype=np.int8)  # n == 0: the one (empty) solution
     stack = np.empty((n, 4), dtype=np.int64)
     queens = np.empty(n, dtype=np.int8)
     level = np.empty(1, dtype=np.int64)
     _kernels._start_cursor(n, np.zeros(3, dtype=np.int64), 0, stack, queens, level)
-    pos = 0
-    while pos < rows and level[0] >= 0:
-        block = out[pos : pos + config.MAX_BLOCK_ROWS]
-        pos += _kernels._fill_solutions(n, 0, stack, queens, level, block, config.STEP_BUDGET)
-    return out[:pos] if pos < rows else out
+    blocks = []
+    found = 0
+    while found < rows and level[0] >= 0:
+        block = np.empty((min(rows - found, config.MAX_BLOCK_ROWS), n), dtype=np.int8)
+        filled = 0
+        while filled < len(block) and level[0] >= 0:
+            filled += _kernels._fill_solutions(n, 0, stack, queens, level, block[filled:],
+                                               config.STEP_BUDGET)
+        blocks.append(block[:filled])
+        found += filled
+    if len(blocks) == 1:
+        return blocks[0]  # leading rows of a C-contiguous block: C-contiguous
+    return np.concatenate(blocks) if blocks else np.empty((0, n), dtype=np.int8)
 
 
-def solve(n, *, limit=None, n_threads=None):
+def solve(n, *, limit=None, n_threads=None, max_bytes=None):
     """All solutions of the n-queens problem, in lexicographic order.
 
     Subproblems of a prefix split (left half of the first row only) are enumerated in
@@ -344,6 +605,10 @@ def solve(n, *, limit=None, n_threads=None):
         that stops there.
     n_threads : int, optional
         Threads for the enumeration, ``1 .. numba.config.NUMBA_NUM_THREADS``; all by default.
+    max_bytes : int, optional
+        Largest result (bytes) to allocate; by default 80 % of the memory available when
+        called (``config.MEMORY_FRACTION``). Checked before any allocation, from the
+        tabulated totals (OEIS A000170, n <= 27) and ``limit``.
 
     Returns
     -------
@@ -358,10 +623,10 @@ def solve(n, *, limit=None, n_threads=None):
         If ``n``, ``limit`` or ``n_threads`` is not an integer (``bool`` and ``float``
         included).
     ValueError
-        If ``n`` is outside ``0..63``, ``limit`` is negative or ``n_threads`` is outside
-        ``1..NUMBA_NUM_THREADS``.
+        If ``n`` is outside ``0..63``, ``limit`` or ``max_bytes`` is negative or
+        ``n_threads`` is outside ``1..NUMBA_NUM_THREADS``.
     MemoryError
-        If the result does not fit in memory.
+        If the result would be larger than ``max_bytes`` (raised before allocating).
 
     See Also
     --------
@@ -386,20 +651,25 @@ def solve(n, *, limit=None, n_threads=None):
     n = _check_n(n)
     limit = _check_limit(limit)
     n_threads = _check_threads(n_threads)
+    max_bytes = _check_max_bytes(max_bytes)
+    total = _known_total(n)
     if limit is not None:
+        _check_result_size(n, limit if total is None else min(limit, total), max_bytes)
         return _solve_first(n, limit)
     if n == 0:
         return np.empty((1, 0), dtype=np.int8)
+    if total is not None:
+        _check_result_size(n, total, max_bytes)
     return _solve_all(n, n_threads)
 
 
-def boards(n, *, limit=None, n_threads=None):
+def boards(n, *, limit=None, n_threads=None, max_bytes=None):
     """All solutions as boards of ``'Q'`` and ``'.'`` rows (LeetCode 51, "N-Queens").
 
     Parameters
     ----------
-    n, limit, n_threads
-        As in :func:`solve`.
+    n, limit, n_threads, max_bytes
+        As in :func:`solve` (``max_bytes`` bounds the solution array, not the strings).
 
     Returns
     -------
@@ -421,10 +691,19 @@ def boards(n, *, limit=None, n_threads=None):
     >>> boards(4)
     [['.Q..', '...Q', 'Q...', '..Q.'], ['..Q.', 'Q...', '...Q', '.Q..']]
     """
-    return to_boards(solve(n, limit=limit, n_threads=n_threads))
+    return to_boards(solve(n, limit=limit, n_threads=n_threads, max_bytes=max_bytes))
 
 
 # --------------------------------------------------------------------------- checking
+
+
+def _all_python_ints(values):
+    """Whether ``values`` is a sequence of Python/NumPy integers (not bools)."""
+    try:
+        return all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+                   for v in values)
+    except TypeError:
+        return False
 
 
 def is_solution(queens):
@@ -460,6 +739,8 @@ def is_solution(queens):
     q = np.asarray(queens)
     if q.size == 0 and q.dtype.kind == "f":
         q = q.astype(np.int64)  # ``[]`` comes in as float64
+    if q.dtype.kind in "fO" and q.ndim == 1 and _all_python_ints(queens):
+        return False  # integers too large for int64: off any board NumPy can hold
     if q.dtype.kind not in "iu":
         raise TypeError(f"queens must hold integers, got dtype {q.dtype}")
     if q.ndim != 1:

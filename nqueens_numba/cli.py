@@ -54,7 +54,7 @@ def _parser():
         "--format", "-f", choices=("text", "json"), default="text",
         help="output format (default: text)",
     )
-    return parser
+    return parser, {"count": count, "solve": solve}
 
 
 def _write_solutions(solutions, fmt, out):
@@ -67,24 +67,27 @@ def _write_solutions(solutions, fmt, out):
     out.write("[")
     for start in chunks:
         boards = to_boards(solutions[start : start + _PRINT_CHUNK])
-        out.write(("," if start else "") + ",".join(json.dumps(b) for b in boards))
+        out.write((", " if start else "") + ", ".join(json.dumps(b) for b in boards))
     out.write("]\n")
 
 
 def main(argv=None):
     """Run the ``nqueens`` command line; returns the exit status."""
-    parser = _parser()
+    parser, commands = _parser()
     args = parser.parse_args(argv)
+    out = sys.stdout
     try:
+        if out is None:
+            raise OSError("standard output is closed")
         if args.command == "count":
             total = api.count_solutions(args.n, n_threads=args.threads)
-            print(total)
+            out.write(f"{total}\n")
         else:
             solutions = api.solve(args.n, limit=args.limit, n_threads=args.threads)
-            _write_solutions(solutions, args.format, sys.stdout)
-            sys.stdout.flush()
+            _write_solutions(solutions, args.format, out)
+        out.flush()
     except (TypeError, ValueError) as exc:
-        parser.error(str(exc))  # exits with status 2
+        commands[args.command].error(str(exc))  # exits with status 2
     except KeyboardInterrupt:
         print("nqueens: interrupted", file=sys.stderr)
         return 130
@@ -96,4 +99,7 @@ def main(argv=None):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except OSError as exc:
+        print(f"nqueens: cannot write the output: {exc}", file=sys.stderr)
+        return 1
     return 0

@@ -7,12 +7,19 @@ at call time.
 #: Largest board order of the bitboard search: an ``int64`` holds the masks of 63 columns.
 MAX_N = 63
 
-#: The prefix split aims at this many subproblems per thread, so that threads that finish
-#: early pick up the remaining ones while slow subproblems are still running.
-TASKS_PER_THREAD = 32
+#: The prefix split aims at this many subproblems per thread. They run in a shuffled order
+#: (seeded by ``SHUFFLE_SEED``) so that each thread's share is a sample of all of them.
+TASKS_PER_THREAD = 256
+SHUFFLE_SEED = 20261129
 
 #: Deepest prefix (number of pre-placed rows) the automatic split uses.
 MAX_SPLIT_DEPTH = 6
+
+#: Smallest board order counted by the symmetric (D4) search by default; smaller boards use
+#: mirror halving. Measured with ``benchmarks/bench_symmetry.py`` (one thread, call included):
+#: halving is faster up to n = 10 (0.05 ms against 0.17 ms), the symmetric search from n = 11
+#: on (0.16 ms against 0.42 ms).
+SYMMETRIC_MIN_N = 11
 
 #: Rows of the first block a subproblem's enumeration writes; later blocks double in size up
 #: to ``MAX_BLOCK_ROWS``. A block is the unit between checks for cancellation.
@@ -25,6 +32,9 @@ STEP_BUDGET = 1 << 24
 #: Subproblems being enumerated ahead of the one whose rows are consumed, per thread. Bounds
 #: the memory held for out-of-order results.
 WINDOW_PER_THREAD = 4
+
+#: Share of the available memory that ``solve`` may allocate for its result by default.
+MEMORY_FRACTION = 0.8
 
 #: Total counts, OEIS A000170, n = 0 .. 27 (https://oeis.org/A000170). Used only to size the
 #: output of ``solve`` before the search; the search's own count is checked against it.

@@ -12,6 +12,10 @@ def _as_placements(solutions, ndim):
     arr = np.asarray(solutions)
     if arr.size == 0 and arr.dtype.kind == "f":
         arr = arr.astype(np.int64)  # ``[]`` and ``[[]]`` come in as float64
+        if ndim == 2 and arr.ndim == 1:
+            arr = arr.reshape(0, 0)  # ``[]``: no solutions
+    if arr.dtype.kind in "fO" and _int_values(solutions):
+        raise ValueError("columns too large for any board")
     if arr.dtype.kind not in "iu":
         raise TypeError(f"queens must hold integers, got dtype {arr.dtype}")
     if arr.ndim != ndim:
@@ -21,6 +25,15 @@ def _as_placements(solutions, ndim):
     if arr.size and (arr.min() < 0 or arr.max() >= n):
         raise ValueError(f"columns must lie in 0..{n - 1} for a board of order {n}")
     return arr.astype(np.int64, copy=False)
+
+
+def _int_values(values):
+    """Whether ``values`` is a (nested) sequence of integers that NumPy did not store as such."""
+    try:
+        items = list(values)
+    except TypeError:
+        return isinstance(values, (int, np.integer)) and not isinstance(values, (bool, np.bool_))
+    return bool(items) and all(_int_values(v) for v in items)
 
 
 def _board_rows(arr):

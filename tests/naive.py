@@ -50,3 +50,39 @@ def solutions_by_backtracking(n, prefix=()):
 def as_array(solutions, n):
     """A list of tuples as an ``(k, n)`` int8 array."""
     return np.array(solutions, dtype=np.int8).reshape(len(solutions), n)
+
+
+def board_matrix(queens):
+    """The 0/1 board of a placement: ``board[row, queens[row]] = 1``."""
+    n = len(queens)
+    board = np.zeros((n, n), dtype=np.int8)
+    board[np.arange(n), np.asarray(queens, dtype=np.int64)] = 1
+    return board
+
+
+def placement(board):
+    """The placement of a 0/1 board with one queen per row."""
+    return tuple(int(c) for c in np.argmax(board, axis=1))
+
+
+def all_images_naive(queens):
+    """The eight images of a placement, by rotating and flipping its board matrix."""
+    if len(queens) == 0:
+        return [()] * 8
+    board = board_matrix(queens)
+    out = []
+    for k in range(4):
+        rotated = np.rot90(board, k)
+        out.append(placement(rotated))
+        out.append(placement(np.fliplr(rotated)))
+    return out
+
+
+def canonical_naive(queens):
+    """The lexicographically smallest image of a placement."""
+    return min(all_images_naive(queens))
+
+
+def orbit_size_naive(queens):
+    """Number of distinct images of a placement."""
+    return len(set(all_images_naive(queens)))

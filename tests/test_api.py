@@ -273,3 +273,44 @@ def test_limit_errors():
     for bad in (1.5, True, "3"):
         with pytest.raises(TypeError, match="limit"):
             nq.solve(6, limit=bad)
+
+
+# --------------------------------------------------------------------------- memory guard
+
+
+def test_solve_refuses_results_beyond_the_table():
+    with pytest.raises(MemoryError, match="count_solutions"):
+        nq.solve(28)
+    with pytest.raises(MemoryError, match="bytes"):
+        nq.solve(28, limit=2**63)
+    assert nq.solve(28, limit=2).shape == (2, 28)
+
+
+def test_max_bytes():
+    with pytest.raises(MemoryError, match="7,240 bytes"):
+        nq.solve(10, max_bytes=1000)
+    assert nq.solve(10, max_bytes=7240).shape == (724, 10)
+    with pytest.raises(MemoryError):
+        nq.solve(10, limit=100, max_bytes=999)
+    assert nq.solve(10, limit=100, max_bytes=1000).shape == (100, 10)
+    with pytest.raises(ValueError, match="max_bytes"):
+        nq.solve(8, max_bytes=-1)
+    for bad in (1.0, True, "1"):
+        with pytest.raises(TypeError, match="max_bytes"):
+            nq.solve(8, max_bytes=bad)
+
+
+class _BadRepr:
+    def __repr__(self):
+        raise RuntimeError("no repr")
+
+
+@pytest.mark.parametrize("bad", [np.timedelta64(5), _BadRepr()])
+def test_odd_objects_as_n(bad):
+    with pytest.raises(TypeError, match="n must be an integer"):
+        nq.count_solutions(bad)
+
+
+def test_is_solution_huge_python_ints():
+    assert nq.is_solution([0, 2**64]) is False
+    assert nq.is_solution([2**63, 0]) is False

@@ -1,4 +1,5 @@
 import json
+import os
 import subprocess
 import sys
 
@@ -87,3 +88,29 @@ def test_subprocess():
     run = subprocess.run([sys.executable, "-m", "nqueens_numba", "count", "-1"],
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 2 and "0..63" in run.stderr
+
+
+def test_json_separators(capsys):
+    assert main(["solve", "4", "--format", "json"]) == 0
+    assert capsys.readouterr().out == (
+        '[[".Q..", "...Q", "Q...", "..Q."], ["..Q.", "Q...", "...Q", ".Q.."]]\n')
+
+
+def test_range_error_names_the_command(capsys):
+    with pytest.raises(SystemExit):
+        main(["count", "99"])
+    assert "nqueens count: error:" in capsys.readouterr().err
+
+
+def test_out_of_memory_exit_1(capsys):
+    assert main(["solve", "28"]) == 1
+    assert "out of memory" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_write_error_is_one_line():
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([sys.executable, "-m", "nqueens_numba", "count", "5"],
+                             stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
+    assert run.returncode == 1
+    assert run.stderr.startswith("nqueens: cannot write") and "Traceback" not in run.stderr

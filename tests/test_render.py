@@ -47,3 +47,13 @@ def test_board_round_trip(perm):
 def test_render_errors(func, bad, exc):
     with pytest.raises(exc):
         func(bad)
+
+
+def test_empty_inputs():
+    assert nq.to_boards([]) == []
+    assert nq.format_text([]) == ""
+
+
+def test_huge_columns_are_value_errors():
+    with pytest.raises(ValueError):
+        nq.format_board([0, 2**64])

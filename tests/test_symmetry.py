@@ -1,0 +1,260 @@
+import numba
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import nqueens_numba as nq
+from nqueens_numba import api, config, symmetry
+
+from naive import all_images_naive, board_matrix, canonical_naive, orbit_size_naive
+
+# OEIS A000170 and A002562, n = 0..15 (https://oeis.org/A000170, https://oeis.org/A002562).
+# A002562 has no n = 0 term; the empty board is one orbit.
+A000170 = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184]
+A002562 = [1, 1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752, 285053]
+
+THREADS = sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)})
+# The square each element sends (r, c) to, on a board with m = n - 1 (the documented maps).
+SQUARE_MAPS = {
+    "identity": lambda r, c, m: (r, c),
+    "rot90": lambda r, c, m: (c, m - r),
+    "rot180": lambda r, c, m: (m - r, m - c),
+    "rot270": lambda r, c, m: (m - c, r),
+    "flip_h": lambda r, c, m: (r, m - c),
+    "flip_v": lambda r, c, m: (m - r, c),
+    "transpose": lambda r, c, m: (c, r),
+    "anti_transpose": lambda r, c, m: (m - c, m - r),
+}
+
+permutations = st.integers(1, 12).flatmap(lambda n: st.permutations(list(range(n))))
+elements = st.sampled_from(symmetry.D4)
+
+
+# --------------------------------------------------------------------------- counts
+
+
+@pytest.mark.parametrize("n", range(1, 16))
+def test_fundamental_count_matches_oeis(n):
+    assert nq.count_solutions(n, fundamental=True) == A002562[n]
+
+
+@pytest.mark.parametrize("n", range(0, 16))
+def test_methods_agree_with_oeis(n):
+    halving = nq.count_solutions(n, method="halving")
+    symmetric = nq.count_solutions(n, method="symmetric")
+    assert halving == symmetric == nq.count_solutions(n) == A000170[n]
+
+
+@pytest.mark.slow
+def test_methods_agree_16():
+    assert (nq.count_solutions(16, method="symmetric")
+            == nq.count_solutions(16, method="halving") == 14772512)
+    assert nq.count_solutions(16, fundamental=True) == 1846955
+
+
+@pytest.mark.parametrize("n", range(2, 12))
+def test_burnside(n):
+    """fundamental == (total + P + 2R) / 8, P and R counted on the enumerated solutions."""
+    sols = nq.solve(n)
+    fixed_rot180 = int(np.all(symmetry.transform(sols, "rot180") == sols, axis=1).sum())
+    fixed_rot90 = int(np.all(symmetry.transform(sols, "rot90") == sols, axis=1).sum())
+    total = len(sols)
+    assert (total + fixed_rot180 + 2 * fixed_rot90) % 8 == 0
+    assert nq.count_solutions(n, fundamental=True) == (total + fixed_rot180 + 2 * fixed_rot90) // 8
+
+
+@pytest.mark.parametrize("n", range(0, 12))
+def test_symmetry_classes_match_enumeration(n):
+    classes = nq.symmetry_classes(n)
+    sols = nq.solve(n)
+    sizes = [orbit_size_naive(s) for s in nq.fundamental_solutions(n)]
+    expected = {size: sizes.count(size) for size in (8, 4, 2, 1) if sizes.count(size)}
+    assert classes == expected
+    assert sum(size * count for size, count in classes.items()) == len(sols)
+    assert sum(classes.values()) == A002562[n]
+
+
+def test_symmetry_classes_examples():
+    assert nq.symmetry_classes(8) == {8: 11, 4: 1}
+    assert nq.symmetry_classes(4) == {2: 1}
+    assert nq.symmetry_classes(1) == {1: 1}
+    assert nq.symmetry_classes(3) == {}
+
+
+@pytest.mark.parametrize("n", [7, 9, 12])
+def test_symmetric_counts_same_for_every_split_and_thread_count(n, monkeypatch):
+    """Per-orbit-size totals do not depend on the split depth or the number of threads."""
+    results = set()
+    monkeypatch.setattr(config, "TASKS_PER_THREAD", 10**9)
+    for depth in range(2, n - 4):
+        monkeypatch.setattr(config, "MAX_SPLIT_DEPTH", depth)
+        states, got = api._symmetric_split(n, 1)
+        assert got == depth
+        for t in THREADS:
+            results.add(tuple(sorted(api._orbit_counts(n, t).items())))
+    assert len(results) == 1
+
+
+@pytest.mark.parametrize("n", [7, 8, 10, 11])
+def test_symmetric_kernel_per_state_matches_enumeration(n):
+    """Each subproblem of the symmetric split counts exactly the canonical solutions that
+    extend its prefix, by orbit size."""
+    states, depth = api._symmetric_split(n, 1)
+    counts = api._kernels._count_canonical_states(n, states, depth)
+    fund = nq.fundamental_solutions(n)
+    sizes = nq.orbit_size(fund)
+    for state, row in zip(states, counts):
+        prefix = state[3:]
+        match = np.all(fund[:, :depth] == prefix, axis=1)
+        expected = [int(np.count_nonzero(match & (sizes == s))) for s in (2, 4, 8)]
+        assert row.tolist() == expected
+
+
+def test_fundamental_requires_symmetric():
+    with pytest.raises(ValueError, match="symmetric"):
+        nq.count_solutions(8, method="halving", fundamental=True)
+    with pytest.raises(ValueError, match="method"):
+        nq.count_solutions(8, method="fast")
+    with pytest.raises(TypeError, match="fundamental"):
+        nq.count_solutions(8, fundamental=1)
+
+
+# --------------------------------------------------------------------------- fundamental set
+
+
+@pytest.mark.parametrize("n", range(0, 11))
+def test_fundamental_solutions_match_naive(n):
+    fund = nq.fundamental_solutions(n)
+    sols = nq.solve(n)
+    expected = sorted({canonical_naive(s) for s in sols.tolist()})
+    assert fund.dtype == np.int8 and fund.flags.c_contiguous
+    assert fund.shape == (len(expected), n) if n else fund.shape == (1, 0)
+    if n:
+        assert [tuple(r) for r in fund.tolist()] == expected
+        assert all(nq.is_canonical(r) for r in fund)
+        assert sum(len(nq.orbit(r)) for r in fund) == len(sols)
+
+
+@pytest.mark.parametrize("n", [12, 13])
+def test_fundamental_solutions_count(n):
+    fund = nq.fundamental_solutions(n)
+    assert len(fund) == A002562[n]
+    assert np.all(nq.is_canonical(fund))
+    assert int(nq.orbit_size(fund).sum()) == A000170[n]
+
+
+# --------------------------------------------------------------------------- D4 itself
+
+
+@pytest.mark.parametrize("element", symmetry.D4)
+def test_transform_matches_documented_map(element):
+    queens = np.array([1, 3, 5, 0, 2, 4])
+    n = len(queens)
+    board = board_matrix(queens)
+    moved = np.zeros_like(board)
+    for r, c in zip(*np.nonzero(board)):
+        moved[SQUARE_MAPS[element](r, c, n - 1)] = 1
+    np.testing.assert_array_equal(board_matrix(nq.transform(queens, element)), moved)
+
+
+def test_images_match_naive():
+    sols = nq.solve(8)
+    imgs = nq.images(sols)
+    assert imgs.shape == (92, 8, 8)
+    for s, row in zip(sols, imgs):
+        assert sorted(map(tuple, row.tolist())) == sorted(all_images_naive(s))
+
+
+@settings(deadline=None, max_examples=100)
+@given(permutations, elements)
+def test_transform_keeps_shape_dtype(perm, element):
+    q = np.array(perm, dtype=np.int8)
+    out = nq.transform(q, element)
+    assert out.shape == q.shape and out.dtype == q.dtype
+    batch = np.stack([q, q[::-1]])
+    out2 = nq.transform(batch, element)
+    assert out2.shape == batch.shape and out2.dtype == np.int8
+    np.testing.assert_array_equal(out2[0], out)
+
+
+@settings(deadline=None, max_examples=100)
+@given(permutations)
+def test_rot90_four_times_is_identity(perm):
+    q = np.array(perm)
+    r = q
+    for _ in range(4):
+        r = nq.transform(r, "rot90")
+    np.testing.assert_array_equal(r, q)
+    assert not np.array_equal(nq.transform(q, "rot90"), q) or nq.stabilizer_order(q) >= 4
+
+
+@settings(deadline=None, max_examples=100)
+@given(permutations, elements, elements)
+def test_transforms_compose_like_d4(perm, a, b):
+    q = np.array(perm)
+    np.testing.assert_array_equal(nq.transform(nq.transform(q, a), b),
+                                  nq.transform(q, nq.compose(b, a)))
+
+
+def test_composition_table_is_a_group():
+    names = symmetry.D4
+    table = {(a, b): nq.compose(a, b) for a in names for b in names}
+    for a in names:
+        assert sorted(table[a, b] for b in names) == sorted(names)  # a Latin square
+        assert table[a, "identity"] == table["identity", a] == a
+    assert table["rot90", "rot90"] == "rot180"
+    assert table["flip_h", "flip_v"] == "rot180"
+    assert table["transpose", "flip_h"] in ("rot90", "rot270")
+
+
+@settings(deadline=None, max_examples=100)
+@given(permutations, elements)
+def test_canonical_form_invariant_and_idempotent(perm, element):
+    q = np.array(perm)
+    c = nq.canonical_form(q)
+    np.testing.assert_array_equal(nq.canonical_form(c), c)
+    np.testing.assert_array_equal(nq.canonical_form(nq.transform(q, element)), c)
+    assert nq.is_canonical(c)
+    assert tuple(c.tolist()) == canonical_naive(perm)
+
+
+@settings(deadline=None, max_examples=100)
+@given(permutations)
+def test_orbit_and_stabilizer(perm):
+    q = np.array(perm)
+    orb = nq.orbit(q)
+    assert len(orb) * nq.stabilizer_order(q) == 8
+    assert len(orb) == nq.orbit_size(q) == orbit_size_naive(perm)
+    assert [tuple(r) for r in orb.tolist()] == sorted(set(all_images_naive(perm)))
+
+
+def test_batch_functions():
+    sols = nq.solve(8)
+    canon = nq.canonical_form(sols)
+    assert canon.shape == sols.shape
+    np.testing.assert_array_equal(canon, [nq.canonical_form(s) for s in sols])
+    np.testing.assert_array_equal(nq.is_canonical(sols), [nq.is_canonical(s) for s in sols])
+    np.testing.assert_array_equal(nq.stabilizer_order(sols),
+                                  [nq.stabilizer_order(s) for s in sols])
+    orbits = nq.orbit(sols)
+    assert len(orbits) == 92 and all(len(o) in (4, 8) for o in orbits)
+    assert len({tuple(map(tuple, o.tolist())) for o in orbits}) == 12
+
+
+@pytest.mark.parametrize("bad", [[0, 0, 1, 2], [0, 1, 4], [-1, 0], [[0, 1], [1, 1]],
+                                 [[[0]]]])
+def test_invalid_placements(bad):
+    for func in (nq.canonical_form, nq.orbit, nq.is_canonical, nq.stabilizer_order,
+                 nq.images, lambda q: nq.transform(q, "rot90")):
+        with pytest.raises(ValueError):
+            func(bad)
+
+
+def test_invalid_element_and_types():
+    with pytest.raises(ValueError, match="rot90"):
+        nq.transform([0], "rot45")
+    with pytest.raises(TypeError):
+        nq.canonical_form([0.0, 1.0])
+    with pytest.raises(ValueError):
+        nq.compose("rot90", "nope")
