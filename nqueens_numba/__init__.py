@@ -11,6 +11,7 @@ from .api import (
     solve,
     symmetry_classes,
 )
+from .checkpoint import CheckpointError
 from .render import format_board, format_text, to_boards
 from .symmetry import (
     D4,
@@ -43,6 +44,7 @@ __all__ = [
     "stabilizer_order",
     "canonical_form",
     "is_canonical",
+    "CheckpointError",
     "format_board",
     "format_text",
     "to_boards",

@@ -18,12 +18,12 @@ A *states* array holds one subproblem per row: ``states[i] = (cols, diag, anti, 
 q_{depth-1})``, ``int64``, where ``q_r`` is the column of the queen pre-placed in row ``r``.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-# JIT options in one place: compile once per machine, release the GIL while searching.
+# JIT options in one place: compile once per machine, release the GIL while searching (the
+# API runs kernels on a pool of Python threads, one batch of subproblems per call).
 _JIT = dict(cache=True, nogil=True)
-_JIT_PARALLEL = dict(cache=True, nogil=True, parallel=True)
 
 
 @njit(**_JIT)
@@ -163,15 +163,15 @@ def _count_rows(n, row, cols, diag, anti):
     return count
 
 
-@njit(**_JIT_PARALLEL)
+@njit(**_JIT)
 def _count_states(n, states, depth):
-    """Count the completions of every subproblem, one ``prange`` task and slot each.
+    """Count the completions of a batch of subproblems, one result slot each.
 
     Returns ``counts``, shape ``(n_states,)``, dtype ``int64``.
     """
     n_states = states.shape[0]
     counts = np.zeros(n_states, dtype=np.int64)
-    for i in prange(n_states):
+    for i in range(n_states):
         counts[i] = _count_state(n, depth, states[i, 0], states[i, 1], states[i, 2])
     return counts
 
@@ -783,16 +783,16 @@ def _classify_tail(n, depth, state, stack, sp, bit_above, cols, diag, anti, tie_
                     counts[0] += 1
 
 
-@njit(**_JIT_PARALLEL)
+@njit(**_JIT)
 def _count_canonical_states(n, states, depth):
-    """Canonical solutions by orbit size for every symmetric state, one slot each.
+    """Canonical solutions by orbit size for a batch of symmetric states, one slot each.
 
     Requires ``n - TAIL_ROWS > depth``. Returns ``counts``, shape ``(n_states, 3)``, dtype
     ``int64``: columns count the canonical solutions with orbits of 2, 4 and 8 solutions.
     """
     n_states = states.shape[0]
     counts = np.zeros((n_states, 3), dtype=np.int64)
-    for i in prange(n_states):
+    for i in range(n_states):
         n2, n4, n8 = _count_canonical_state(n, depth, states[i])
         counts[i, 0] = n2
         counts[i, 1] = n4

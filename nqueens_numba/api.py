@@ -1,15 +1,15 @@
 """Public entry points: validate the arguments, run the kernels, build NumPy results."""
+import json
 import operator
 import os
 import threading
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 
 import numba
 import numpy as np
 
-from . import _kernels, config, symmetry
+from . import _kernels, _runner, config, symmetry
 from .render import to_boards
 
 __all__ = [
@@ -131,52 +131,85 @@ def _check_result_size(n, rows, max_bytes):
 # --------------------------------------------------------------------------- the split
 
 
-@contextmanager
-def _numba_threads(n_threads):
-    """Run a parallel kernel on ``n_threads`` numba threads; restore the caller's count after."""
-    previous = numba.get_num_threads()
-    numba.set_num_threads(n_threads)
-    try:
-        yield
-    finally:
-        numba.set_num_threads(previous)
+def _split_target(n, n_threads):
+    """Subproblems a count of ``n`` should have: enough per thread, small enough each."""
+    total = _known_total(n)
+    by_size = config.MAX_SUBPROBLEMS if total is None else -(-total // config.SOLUTIONS_PER_SUBPROBLEM)
+    return min(max(config.TASKS_PER_THREAD * n_threads, by_size), config.MAX_SUBPROBLEMS)
 
 
-def _run_shuffled(kernel, n, states, depth, n_threads):
-    """Run a per-state ``prange`` kernel on the states in a fixed shuffled order.
+def _grow_split(enumerate_depth, shallowest, deepest, target):
+    """Prefix states of increasing depth until there are ``target`` of them.
 
-    ``prange`` hands each thread a contiguous block of iterations (the OpenMP layer does
-    not balance them dynamically), and neighbouring subproblems have similar costs: the
-    corner and near-corner ones are the largest. Shuffled, every block is a sample of all
-    of them, so the threads finish together. Returns the kernel's per-state results in the
-    original order, so they do not depend on the number of threads.
+    Stops at ``deepest``, or before a depth whose states would exceed
+    ``config.MAX_SUBPROBLEMS``. Returns ``(states, depth)``.
     """
-    order = np.random.default_rng(config.SHUFFLE_SEED).permutation(len(states))
-    with _numba_threads(n_threads):
-        shuffled = kernel(n, np.ascontiguousarray(states[order]), depth)
-    out = np.empty_like(shuffled)
-    out[order] = shuffled
-    return out
+    depth = shallowest
+    states = enumerate_depth(depth)
+    while len(states) < target and depth < deepest:
+        deeper = enumerate_depth(depth + 1)
+        if len(deeper) > config.MAX_SUBPROBLEMS:
+            break
+        states, depth = deeper, depth + 1
+    return states, depth
 
 
-def _split(n, n_threads):
+def _depth_range(n, method):
+    """Allowed ``prefix_depth`` of a count: ``(low, high)``, empty when ``low > high``."""
+    if method == "halving":
+        return 1, max(1, n - 1)
+    return 2, n - _kernels.TAIL_ROWS - 1  # two rows above the symmetric kernel's tail
+
+
+def _check_prefix_depth(prefix_depth, n, method):
+    """Validate ``prefix_depth`` for a count of ``n`` by ``method``."""
+    if prefix_depth is None:
+        return None
+    prefix_depth = _check_int(prefix_depth, "prefix_depth")
+    low, high = _depth_range(n, method)
+    if low > high:
+        raise ValueError(f"prefix_depth must be None for n={n} with method={method!r}: the "
+                         f"symmetric count of boards under 7 enumerates their solutions")
+    if not low <= prefix_depth <= high:
+        raise ValueError(f"prefix_depth must be in the range {low}..{high} for n={n} with "
+                         f"method={method!r}, got {prefix_depth}")
+    return prefix_depth
+
+
+def _split(n, n_threads, prefix_depth=None):
     """Subproblems of the mirror-halved search of an ``n``-board, ``1 <= n <= MAX_N``.
 
     The queen of row 0 is placed in the left half of its row (and the middle column for odd
-    ``n``); the prefix grows one row at a time until there are at least
-    ``config.TASKS_PER_THREAD * n_threads`` subproblems, ``config.MAX_SPLIT_DEPTH`` rows are
-    pre-placed, or only the last row is left.
-
-    Returns ``(states, depth)``: see :mod:`nqueens_numba._kernels` for the layout.
+    ``n``); the prefix grows one row at a time (see :func:`_split_target`) unless
+    ``prefix_depth`` fixes it. Returns ``(states, depth)``: see :mod:`nqueens_numba._kernels`.
     """
-    target = config.TASKS_PER_THREAD * n_threads
-    deepest = max(1, min(config.MAX_SPLIT_DEPTH, n - 1))
-    depth = 1
-    while True:
-        states = _kernels._enumerate_prefixes(n, depth, (n + 1) // 2)
-        if len(states) >= target or depth >= deepest:
-            return states, depth
-        depth += 1
+    low, high = _depth_range(n, "halving")
+
+    def enumerate_depth(depth):
+        return _kernels._enumerate_prefixes(n, depth, (n + 1) // 2)
+
+    if prefix_depth is not None:
+        return enumerate_depth(prefix_depth), prefix_depth
+    return _grow_split(enumerate_depth, low, min(high, config.MAX_SPLIT_DEPTH),
+                       _split_target(n, n_threads))
+
+
+def _symmetric_split(n, n_threads, prefix_depth=None):
+    """Subproblems of the D4-symmetric search of an ``n``-board, ``n >= 7``.
+
+    Prefixes of at least two rows (the first-row column and, in the corner case, the
+    second-row column fix the rules of the search) and at most ``n - TAIL_ROWS - 1``, so that
+    the kernel's unrolled tail fits below; grown like :func:`_split`.
+    """
+    low, high = _depth_range(n, "symmetric")
+
+    def enumerate_depth(depth):
+        return _kernels._enumerate_canonical_prefixes(n, depth)
+
+    if prefix_depth is not None:
+        return enumerate_depth(prefix_depth), prefix_depth
+    return _grow_split(enumerate_depth, low, max(low, min(high, config.MAX_SPLIT_DEPTH)),
+                       _split_target(n, n_threads))
 
 
 def _mirror_weights(n, first_columns):
@@ -184,31 +217,23 @@ def _mirror_weights(n, first_columns):
     return np.where(2 * first_columns < n - 1, 2, 1)
 
 
-def _count_split(n, n_threads):
+def _is_small(n):
+    """Counts this small run in one kernel call in the calling thread."""
+    total = _known_total(n)
+    return total is not None and total <= config.DIRECT_SOLUTIONS
+
+
+def _count_split(n, n_threads, prefix_depth=None, progress=False, checkpoint=None):
     """Per-subproblem counts of the mirror-halved search: ``(states, depth, counts)``."""
-    states, depth = _split(n, n_threads)
-    counts = _run_shuffled(_kernels._count_states, n, states, depth, n_threads)
-    return states, depth, counts
+    states, depth = _split(n, n_threads, prefix_depth)
+    split = _runner.split_id(n, "halving", depth, states) if checkpoint is not None else None
+    counts = _runner.run_subproblems(
+        _kernels._count_states, n, states, depth, 1, n_threads, progress=progress,
+        checkpoint=checkpoint, split=split, direct=_is_small(n), label="count")
+    return states, depth, counts[:, 0]
 
 
-def _symmetric_split(n, n_threads):
-    """Subproblems of the D4-symmetric search of an ``n``-board, ``n >= SYMMETRIC_MIN_N``.
-
-    Prefixes of at least two rows (the first-row column and, in the corner case, the
-    second-row column fix the rules of the search), grown like :func:`_split`; at most
-    ``n - TAIL_ROWS - 1`` rows so that the kernel's unrolled tail fits below.
-    """
-    target = config.TASKS_PER_THREAD * n_threads
-    deepest = max(2, min(config.MAX_SPLIT_DEPTH, n - _kernels.TAIL_ROWS - 1))
-    depth = 2
-    while True:
-        states = _kernels._enumerate_canonical_prefixes(n, depth)
-        if len(states) >= target or depth >= deepest:
-            return states, depth
-        depth += 1
-
-
-def _orbit_counts(n, n_threads):
+def _orbit_counts(n, n_threads, prefix_depth=None, progress=False, checkpoint=None):
     """Number of D4 orbits of solutions by orbit size: ``{1: a, 2: b, 4: c, 8: d}``.
 
     Kernel ``_count_canonical_states`` for ``n >= 7``; for smaller boards the solutions are
@@ -219,20 +244,40 @@ def _orbit_counts(n, n_threads):
         canonical = sols[symmetry.is_canonical(sols)] if len(sols) else sols
         sizes = symmetry.orbit_size(canonical) if len(canonical) else np.zeros(0, np.int64)
         return {size: int(np.count_nonzero(sizes == size)) for size in (1, 2, 4, 8)}
-    states, depth = _symmetric_split(n, n_threads)
-    counts = _run_shuffled(_kernels._count_canonical_states, n, states, depth, n_threads)
+    states, depth = _symmetric_split(n, n_threads, prefix_depth)
+    split = _runner.split_id(n, "symmetric", depth, states) if checkpoint is not None else None
+    counts = _runner.run_subproblems(
+        _kernels._count_canonical_states, n, states, depth, 3, n_threads, progress=progress,
+        checkpoint=checkpoint, split=split, direct=_is_small(n), label="count")
     totals = [sum(int(c) for c in counts[:, j]) for j in range(3)]
     return {1: 0, 2: totals[0], 4: totals[1], 8: totals[2]}
+
+
+def _checkpoint_depth(checkpoint, n, method):
+    """The prefix depth a checkpoint file was written with, if it is one for this count."""
+    if checkpoint is None or not os.path.exists(checkpoint):
+        return None
+    try:
+        with open(checkpoint, encoding="utf-8") as file:
+            split = json.load(file).get("split", {})
+        if split.get("n") == n and split.get("method") == method:
+            depth = split.get("prefix_depth")
+            low, high = _depth_range(n, method)
+            if type(depth) is int and low <= depth <= high:
+                return depth
+    except (OSError, ValueError, AttributeError):
+        pass  # a damaged file: Checkpoint reports it
+    return None
 
 
 # --------------------------------------------------------------------------- counting
 
 
-def count_solutions(n, *, n_threads=None, method=None, fundamental=False):
+def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix_depth=None,
+                    progress=False, checkpoint=None):
     """Total number of solutions of the n-queens problem (OEIS A000170), or of fundamental ones.
 
-    Two explicit-stack depth-first searches over ``int64`` bitboards, run in parallel over
-    the subproblems of a prefix split:
+    Two explicit-stack depth-first searches over ``int64`` bitboards:
 
     * ``"halving"`` (kernel ``_count_states``): only the left half of the first row is
       searched and its count doubled (mirror symmetry); for odd ``n`` the middle column is
@@ -240,16 +285,22 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False):
     * ``"symmetric"`` (kernel ``_count_canonical_states``): only the canonical form of each
       D4 orbit is searched, with boundary masks that cut non-canonical partial boards early
       (a corner queen in the first row, or edge queens no closer to a corner than the
-      first-row queen); each leaf is classified by orbit size. About a third of the halving
-      search's work.
+      first-row queen); each leaf is classified by orbit size. About half the halving
+      search's time.
+
+    The search is split into subproblems by pre-placing the first ``prefix_depth`` rows:
+    many more subproblems than threads, each small (see ``config.TASKS_PER_THREAD`` and
+    ``config.SOLUTIONS_PER_SUBPROBLEM``). A pool of ``n_threads`` threads takes batches of
+    them as it goes, so no thread idles while others work; each subproblem's count goes to
+    its own slot and Python sums the slots as exact integers.
 
     Parameters
     ----------
     n : int
         Board order, ``0 <= n <= 63``. Any Python or NumPy integer.
     n_threads : int, optional
-        Numba threads for this call, ``1 .. numba.config.NUMBA_NUM_THREADS``; all of them by
-        default. The caller's setting is restored afterwards.
+        Threads for this call, ``1 .. numba.config.NUMBA_NUM_THREADS`` (set that with the
+        ``NUMBA_NUM_THREADS`` environment variable); all of them by default.
     method : {None, "halving", "symmetric"}, optional
         The search to use. ``None`` picks ``"symmetric"`` for ``n >= 11``
         (``config.SYMMETRIC_MIN_N``, from where it is faster) and ``"halving"`` below. Both
@@ -257,6 +308,19 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False):
     fundamental : bool, optional
         Count fundamental solutions (D4 orbits, OEIS A002562) instead of all solutions.
         Needs the symmetric search; ``n = 0`` gives 1 (the empty board).
+    prefix_depth : int, optional
+        Rows pre-placed to split the search: ``1 .. n - 1`` for ``"halving"``,
+        ``2 .. n - 5`` for ``"symmetric"`` (``n >= 7``). Every depth gives the same result;
+        the default grows the prefix until the subproblems are many and small (or takes the
+        depth of ``checkpoint`` when resuming).
+    progress : bool, optional
+        Show a progress bar of finished subproblems with an ETA (``tqdm.auto``: a widget in
+        Jupyter, text on stderr elsewhere).
+    checkpoint : str or os.PathLike, optional
+        Record the counts of finished subproblems in this JSON file (rewritten atomically
+        every ``config.CHECKPOINT_SECONDS`` and at the end), and resume from it: calling
+        again with the same file skips the recorded subproblems and returns the same result.
+        One run per file at a time.
 
     Returns
     -------
@@ -266,11 +330,18 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False):
     Raises
     ------
     TypeError
-        If ``n`` or ``n_threads`` is not an integer (``bool`` and ``float`` included), or
-        ``fundamental`` is not a bool.
+        If ``n``, ``n_threads`` or ``prefix_depth`` is not an integer (``bool`` and
+        ``float`` included), or ``fundamental`` or ``progress`` is not a bool.
     ValueError
         If ``n`` is outside ``0..63``, ``n_threads`` outside ``1..NUMBA_NUM_THREADS``,
-        ``method`` unknown, or ``fundamental=True`` with ``method="halving"``.
+        ``method`` unknown, ``fundamental=True`` with ``method="halving"``, or
+        ``prefix_depth`` outside its range.
+    nqueens_numba.checkpoint.CheckpointError
+        (a ``ValueError``) If ``checkpoint`` is damaged or was written for another count;
+        the file is left unchanged.
+    KeyboardInterrupt
+        On Ctrl-C: the count stops within a fraction of a second (the running batches
+        finish), saves ``checkpoint`` if given, and says how far it got.
 
     See Also
     --------
@@ -297,24 +368,32 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False):
     [1, 1, 0, 0, 2, 10, 4]
     >>> count_solutions(10, method="halving") == count_solutions(10, method="symmetric")
     True
+    >>> count_solutions(12, prefix_depth=4)
+    14200
     """
     n = _check_n(n)
     n_threads = _check_threads(n_threads)
     method = _check_method(method)
     fundamental = _check_flag(fundamental, "fundamental")
+    progress = _check_flag(progress, "progress")
     if fundamental and method == "halving":
         raise ValueError("fundamental=True needs method='symmetric' (or None): mirror halving "
                          "does not classify solutions by orbit")
-    if n == 0:
-        return 1
+    if checkpoint is not None:
+        checkpoint = os.fspath(checkpoint)
     if method is None:
         method = "symmetric" if (fundamental or n >= config.SYMMETRIC_MIN_N) else "halving"
+    prefix_depth = _check_prefix_depth(prefix_depth, n, method)
+    if n == 0:
+        return 1
+    if prefix_depth is None:
+        prefix_depth = _checkpoint_depth(checkpoint, n, method)
     if method == "symmetric":
-        orbits = _orbit_counts(n, n_threads)
+        orbits = _orbit_counts(n, n_threads, prefix_depth, progress, checkpoint)
         if fundamental:
             return sum(orbits.values())
         return sum(size * count for size, count in orbits.items())
-    states, _, counts = _count_split(n, n_threads)
+    states, _, counts = _count_split(n, n_threads, prefix_depth, progress, checkpoint)
     weights = _mirror_weights(n, states[:, 3])
     return sum(int(w) * int(c) for w, c in zip(weights, counts))
 

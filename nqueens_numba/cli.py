@@ -37,6 +37,34 @@ def _parser():
         "(OEIS A000170).",
     )
     count.add_argument("n", type=int, metavar="N", help=f"board order, 0..{config.MAX_N}")
+    count.add_argument(
+        "--method", "-m", choices=api.METHODS, default=None,
+        help="search: mirror halving, or one solution per symmetry class (default: "
+        f"symmetric from N = {config.SYMMETRIC_MIN_N})",
+    )
+    count.add_argument(
+        "--fundamental", action="store_true",
+        help="count fundamental solutions, one per class under the 8 symmetries of the "
+        "board (OEIS A002562)",
+    )
+    count.add_argument(
+        "--prefix-depth", type=int, default=None, metavar="D",
+        help="rows pre-placed to split the search into subproblems (default: automatic)",
+    )
+    count.add_argument(
+        "--progress", action="store_true",
+        help="show a progress bar of finished subproblems on stderr",
+    )
+    count.add_argument(
+        "--checkpoint", metavar="FILE", default=None,
+        help="record finished subproblems in FILE as the count goes, and resume from FILE "
+        "if it exists",
+    )
+    count.add_argument(
+        "--checkpoint-every", type=float, default=config.CHECKPOINT_SECONDS, metavar="S",
+        help=f"most seconds between two writes of the checkpoint (default: "
+        f"{config.CHECKPOINT_SECONDS:g})",
+    )
 
     solve = sub.add_parser(
         "solve", parents=[threads],
@@ -80,7 +108,17 @@ def main(argv=None):
         if out is None:
             raise OSError("standard output is closed")
         if args.command == "count":
-            total = api.count_solutions(args.n, n_threads=args.threads)
+            if not args.checkpoint_every >= 0:
+                raise ValueError(f"--checkpoint-every must be 0 or more seconds, got "
+                                 f"{args.checkpoint_every}")
+            saved_every, config.CHECKPOINT_SECONDS = config.CHECKPOINT_SECONDS, args.checkpoint_every
+            try:
+                total = api.count_solutions(
+                    args.n, n_threads=args.threads, method=args.method,
+                    fundamental=args.fundamental, prefix_depth=args.prefix_depth,
+                    progress=args.progress, checkpoint=args.checkpoint)
+            finally:
+                config.CHECKPOINT_SECONDS = saved_every
             out.write(f"{total}\n")
         else:
             solutions = api.solve(args.n, limit=args.limit, n_threads=args.threads)
@@ -88,8 +126,8 @@ def main(argv=None):
         out.flush()
     except (TypeError, ValueError) as exc:
         commands[args.command].error(str(exc))  # exits with status 2
-    except KeyboardInterrupt:
-        print("nqueens: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        print(f"nqueens: {exc or 'interrupted'}", file=sys.stderr)
         return 130
     except MemoryError as exc:
         print(f"nqueens: out of memory: {exc}", file=sys.stderr)

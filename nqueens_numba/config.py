@@ -7,13 +7,33 @@ at call time.
 #: Largest board order of the bitboard search: an ``int64`` holds the masks of 63 columns.
 MAX_N = 63
 
-#: The prefix split aims at this many subproblems per thread. They run in a shuffled order
-#: (seeded by ``SHUFFLE_SEED``) so that each thread's share is a sample of all of them.
-TASKS_PER_THREAD = 256
+#: The prefix split aims at this many subproblems per thread (threads that finish early take
+#: the next ones), ...
+TASKS_PER_THREAD = 64
+
+#: ... and at no more than this many solutions per subproblem (OEIS A000170 / subproblems),
+#: so that one subproblem takes well under a second: the unit of progress, interruption and
+#: checkpointing.
+SOLUTIONS_PER_SUBPROBLEM = 2_000_000
+
+#: Deepest prefix (number of pre-placed rows) the automatic split uses, and the most
+#: subproblems it makes (each is a row of ``3 + depth`` int64).
+MAX_SPLIT_DEPTH = 8
+MAX_SUBPROBLEMS = 1_000_000
+
+#: Subproblems run in this seeded shuffled order, so that progress (and its ETA) is even.
 SHUFFLE_SEED = 20261129
 
-#: Deepest prefix (number of pre-placed rows) the automatic split uses.
-MAX_SPLIT_DEPTH = 6
+#: Seconds of work a batch of subproblems handed to one thread aims at (the batch size
+#: adapts to the measured time per subproblem).
+TASK_SECONDS = 0.05
+
+#: Counts of boards with at most this many solutions (OEIS A000170) run in one kernel call
+#: in the calling thread, without a thread pool.
+DIRECT_SOLUTIONS = 200_000
+
+#: Most seconds between two writes of a checkpoint file.
+CHECKPOINT_SECONDS = 2.0
 
 #: Smallest board order counted by the symmetric (D4) search by default; smaller boards use
 #: mirror halving. Measured with ``benchmarks/bench_symmetry.py`` (one thread, call included):
@@ -37,7 +57,8 @@ WINDOW_PER_THREAD = 4
 MEMORY_FRACTION = 0.8
 
 #: Total counts, OEIS A000170, n = 0 .. 27 (https://oeis.org/A000170). Used only to size the
-#: output of ``solve`` before the search; the search's own count is checked against it.
+#: output of ``solve`` before the search (the search's own count is checked against it) and
+#: to size the split of a count (``SOLUTIONS_PER_SUBPROBLEM``).
 A000170 = (
     1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512,
     95815104, 666090624, 4968057848, 39029188884, 314666222712, 2691008701644,

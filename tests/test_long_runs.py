@@ -1,0 +1,290 @@
+"""Long counts: split depth, progress, interruption, checkpoints, threads and processes."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import numba
+import numpy as np
+import pytest
+
+import nqueens_numba as nq
+from nqueens_numba import _kernels, api, config
+from nqueens_numba.checkpoint import CheckpointError
+
+A000170 = {10: 724, 12: 14200, 13: 73712, 14: 365596, 15: 2279184}
+A002562 = {12: 1787, 13: 9233}
+MAX_THREADS = numba.config.NUMBA_NUM_THREADS
+
+
+def run_python(code, timeout=120, env=None):
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, timeout=timeout, env={**os.environ, **(env or {})})
+
+
+# --------------------------------------------------------------------------- split depth
+
+
+@pytest.mark.parametrize("method, depths", [("halving", range(1, 12)),
+                                            ("symmetric", range(2, 8))])
+def test_every_prefix_depth_gives_the_same_total(method, depths):
+    for depth in depths:
+        for t in sorted({1, min(2, MAX_THREADS)}):
+            assert nq.count_solutions(12, method=method, prefix_depth=depth, n_threads=t) \
+                == A000170[12]
+
+
+@pytest.mark.parametrize("depth", [2, 4, 8])
+def test_prefix_depth_fundamental(depth):
+    assert nq.count_solutions(13, fundamental=True, prefix_depth=depth) == A002562[13]
+
+
+def test_prefix_depth_errors():
+    with pytest.raises(ValueError, match=r"1\.\.11"):
+        nq.count_solutions(12, method="halving", prefix_depth=0)
+    with pytest.raises(ValueError, match=r"2\.\.7"):
+        nq.count_solutions(12, method="symmetric", prefix_depth=8)
+    with pytest.raises(ValueError, match="None"):
+        nq.count_solutions(5, fundamental=True, prefix_depth=2)
+    for bad in (2.0, True, "3"):
+        with pytest.raises(TypeError, match="prefix_depth"):
+            nq.count_solutions(12, prefix_depth=bad)
+
+
+def test_default_split_is_many_small_subproblems():
+    for n, threads in [(14, 1), (16, 2), (16, 64)]:
+        states, _ = api._symmetric_split(n, threads)
+        assert len(states) >= min(config.TASKS_PER_THREAD * threads, config.MAX_SUBPROBLEMS)
+    states, depth = api._symmetric_split(22, 2)  # A000170(22) / 2e6 = 1.3e6 > the cap
+    assert len(states) <= config.MAX_SUBPROBLEMS and depth >= 5
+
+
+def test_subproblems_have_no_empty_rows():
+    """The prefix arrays are compact: every prefix leaves a free square in the next row."""
+    for states, depth in [api._split(14, 2, 4), api._symmetric_split(14, 2, 4)]:
+        full = (1 << 14) - 1
+        free = ~(states[:, 0] | states[:, 1] | states[:, 2]) & full
+        assert np.all(free != 0)
+        assert len(np.unique(states[:, 3:], axis=0)) == len(states)
+
+
+# --------------------------------------------------------------------------- progress
+
+
+def test_progress_bar(capsys):
+    assert nq.count_solutions(14, progress=True) == A000170[14]
+    err = capsys.readouterr().err
+    assert "subproblem" in err and "100%" in err
+
+
+def test_progress_cli(capsys):
+    from nqueens_numba.cli import main
+
+    assert main(["count", "13", "--progress"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "73712\n" and "100%" in captured.err
+
+
+# --------------------------------------------------------------------------- interruption
+
+
+def _interrupt_after(seconds):
+    timer = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    return timer
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_promptly_and_the_next_call_works(monkeypatch):
+    monkeypatch.setattr(config, "TASK_SECONDS", 0.005)
+    start = time.perf_counter()
+    timer = _interrupt_after(0.1)
+    with pytest.raises(KeyboardInterrupt, match="interrupted after"):
+        nq.count_solutions(15, method="halving", n_threads=1, prefix_depth=4)
+    elapsed = time.perf_counter() - start
+    timer.join()
+    assert elapsed < 2.0
+    assert not [t for t in threading.enumerate() if t.name.startswith("nqueens")]
+    assert nq.count_solutions(12) == A000170[12]
+
+
+def _start_until_progress(cmd, path, timeout=60):
+    """Start ``cmd`` and return it once checkpoint ``path`` shows partial progress."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + timeout
+    while proc.poll() is None and time.monotonic() < deadline:
+        if path.exists():
+            data = json.loads(path.read_text())  # never torn: written by rename
+            if 0 < len(data["finished"]) < data["split"]["n_subproblems"]:
+                return proc, len(data["finished"])
+        time.sleep(0.002)
+    proc.kill()
+    proc.communicate()
+    pytest.fail("the count ended before its checkpoint showed progress")
+
+
+def _slow_count_cmd(path, n=15):
+    return [sys.executable, "-m", "nqueens_numba", "count", str(n), "--method", "halving",
+            "--threads", "1", "--prefix-depth", "5", "--checkpoint", str(path),
+            "--checkpoint-every", "0"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_in_the_cli(tmp_path):
+    path = tmp_path / "run.json"
+    proc, partial = _start_until_progress(_slow_count_cmd(path), path)
+    sent = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=10)
+    assert time.perf_counter() - sent < 2.0
+    assert proc.returncode == 130, err
+    assert out == "" and "interrupted after" in err and "resume" in err
+    assert "Traceback" not in err
+    assert len(json.loads(path.read_text())["finished"]) >= partial
+
+
+# --------------------------------------------------------------------------- checkpoints
+
+
+def test_checkpoint_records_and_resumes(tmp_path, monkeypatch):
+    path = tmp_path / "run.json"
+    assert nq.count_solutions(14, checkpoint=path) == A000170[14]
+    data = json.loads(path.read_text())
+    assert data["complete"] and data["split"]["n"] == 14
+    assert len(data["finished"]) == data["split"]["n_subproblems"]
+    # A complete checkpoint answers without searching again.
+    calls = []
+    original = _kernels._count_canonical_states
+    monkeypatch.setattr(_kernels, "_count_canonical_states",
+                        lambda *args: calls.append(len(args[1])) or original(*args))
+    assert nq.count_solutions(14, checkpoint=path) == A000170[14]
+    assert calls == []
+
+
+def test_resume_skips_recorded_subproblems(tmp_path, monkeypatch):
+    path = tmp_path / "run.json"
+    assert nq.count_solutions(13, method="halving", checkpoint=path) == A000170[13]
+    data = json.loads(path.read_text())
+    kept = data["finished"][: len(data["finished"]) // 3]
+    data["finished"] = kept
+    path.write_text(json.dumps(data))
+    seen = []
+    original = _kernels._count_states
+    monkeypatch.setattr(_kernels, "_count_states",
+                        lambda *args: seen.append(len(args[1])) or original(*args))
+    assert nq.count_solutions(13, method="halving", checkpoint=path) == A000170[13]
+    assert sum(seen) == data["split"]["n_subproblems"] - len(kept)
+
+
+def test_resume_uses_the_checkpoint_split(tmp_path):
+    path = tmp_path / "run.json"
+    assert nq.count_solutions(13, prefix_depth=3, checkpoint=path) == A000170[13]
+    assert nq.count_solutions(13, checkpoint=path, n_threads=1) == A000170[13]
+    assert json.loads(path.read_text())["split"]["prefix_depth"] == 3
+
+
+@pytest.mark.parametrize("other", [dict(n=12), dict(method="halving"), dict(prefix_depth=2)])
+def test_checkpoint_of_another_count_is_refused(tmp_path, other):
+    path = tmp_path / "run.json"
+    nq.count_solutions(13, method="symmetric", prefix_depth=3, checkpoint=path)
+    before = path.read_bytes()
+    args = dict(n=13, method="symmetric", prefix_depth=3, checkpoint=path) | other
+    with pytest.raises(CheckpointError, match="another count"):
+        nq.count_solutions(args.pop("n"), **args)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("content", ["", "{not json", "[]", '{"format": "other"}',
+                                     '{"format": "nqueens_numba checkpoint", "version": 9}'])
+def test_damaged_checkpoint_is_refused(tmp_path, content):
+    path = tmp_path / "run.json"
+    path.write_text(content)
+    with pytest.raises(CheckpointError, match="left unchanged"):
+        nq.count_solutions(12, checkpoint=path)
+    assert path.read_text() == content
+
+
+def test_tampered_entries_are_refused(tmp_path):
+    path = tmp_path / "run.json"
+    nq.count_solutions(12, method="halving", checkpoint=path)
+    data = json.loads(path.read_text())
+    data["finished"][0] = [data["split"]["n_subproblems"] + 5, 1]
+    path.write_text(json.dumps(data))
+    with pytest.raises(CheckpointError, match="bad entry"):
+        nq.count_solutions(12, method="halving", checkpoint=path)
+
+
+def test_missing_directory(tmp_path):
+    with pytest.raises(CheckpointError, match="does not exist"):
+        nq.count_solutions(12, checkpoint=tmp_path / "nowhere" / "run.json")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+def test_kill_9_then_resume_cli(tmp_path):
+    """``nqueens count 15 --checkpoint F`` killed mid-run resumes to the right total."""
+    path = tmp_path / "run.json"
+    cmd = _slow_count_cmd(path)
+    proc, partial = _start_until_progress(cmd, path)
+    proc.kill()
+    proc.communicate(timeout=30)
+    data = json.loads(path.read_text())
+    assert not data["complete"] and len(data["finished"]) >= partial
+    resumed = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout == "2279184\n"
+    assert json.loads(path.read_text())["complete"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+def test_checkpoint_file_is_never_torn(tmp_path):
+    """Killed at random moments while saving often, the file always parses."""
+    path = tmp_path / "run.json"
+    cmd = _slow_count_cmd(path, n=14)
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(0.6 + float(rng.uniform(0, 0.4)))
+        proc.kill()
+        proc.wait(timeout=30)
+        if path.exists():
+            data = json.loads(path.read_text())
+            assert data["format"] == "nqueens_numba checkpoint"
+    final = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert final.stdout == "365596\n"
+
+
+# --------------------------------------------------------------------------- threads, processes
+
+
+@pytest.mark.parametrize("layer", ["workqueue", "omp", "tbb", "default"])
+def test_concurrent_calls_under_every_threading_layer(layer):
+    run = run_python("""
+        from concurrent.futures import ThreadPoolExecutor
+        import nqueens_numba as nq
+        with ThreadPoolExecutor(4) as pool:
+            counts = list(pool.map(nq.count_solutions, [10] * 8))
+            big = list(pool.map(nq.count_solutions, [14, 14, 13, 13]))
+            sols = list(pool.map(lambda n: len(nq.solve(n)), [9, 10, 11, 12]))
+        print(counts, big, sols)
+    """, env={"NUMBA_THREADING_LAYER": layer})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == ("[724, 724, 724, 724, 724, 724, 724, 724] "
+                                  "[365596, 365596, 73712, 73712] [352, 724, 2680, 14200]")
+
+
+def test_fork_after_counting_does_not_hang():
+    run = run_python("""
+        import multiprocessing as mp
+        import nqueens_numba as nq
+        assert nq.count_solutions(14) == 365596
+        assert len(nq.solve(10)) == 724
+        with mp.get_context("fork").Pool(2) as pool:
+            result = pool.map_async(nq.count_solutions, [12, 13, 14]).get(timeout=60)
+        print(result)
+    """, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[14200, 73712, 365596]"
