@@ -8,6 +8,8 @@ from .api import (
     first_row_counts,
     fundamental_solutions,
     is_solution,
+    iter_solutions,
+    save_solutions,
     solve,
     symmetry_classes,
 )
@@ -35,6 +37,8 @@ __all__ = [
     "is_solution",
     "fundamental_solutions",
     "symmetry_classes",
+    "iter_solutions",
+    "save_solutions",
     "D4",
     "transform",
     "compose",

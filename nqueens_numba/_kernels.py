@@ -250,9 +250,131 @@ def _start_cursor(n, state, depth, stack, queens, level):
     level[0] = depth
 
 
+#: Most solutions one tail (``TAIL_ROWS`` rows) can hold: ``TAIL_ROWS!`` orders of its
+#: free columns.
+TAIL_SOLUTIONS = 24
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _fill_tail(n, full, cols, diag, anti, queens, out, written):
+    """Write every completion of the last ``TAIL_ROWS`` (4) rows as rows of ``out``.
+
+    ``queens[:n - 4]`` holds the placement above the tail. Returns the new ``written``.
+    """
+    tail = n - TAIL_ROWS
+    f0 = ~(cols | diag | anti) & full
+    while f0 != 0:
+        b0 = f0 & -f0
+        f0 ^= b0
+        c0 = cols | b0
+        d0 = (diag | b0) << 1
+        a0 = (anti | b0) >> 1
+        f1 = ~(c0 | d0 | a0) & full
+        while f1 != 0:
+            b1 = f1 & -f1
+            f1 ^= b1
+            c1 = c0 | b1
+            d1 = (d0 | b1) << 1
+            a1 = (a0 | b1) >> 1
+            f2 = ~(c1 | d1 | a1) & full
+            while f2 != 0:
+                b2 = f2 & -f2
+                f2 ^= b2
+                last = ~((c1 | b2) | ((d1 | b2) << 1) | ((a1 | b2) >> 1)) & full
+                if last != 0:
+                    for r in range(tail):
+                        out[written, r] = queens[r]
+                    out[written, tail] = trailing_zeros(b0)
+                    out[written, tail + 1] = trailing_zeros(b1)
+                    out[written, tail + 2] = trailing_zeros(b2)
+                    out[written, tail + 3] = trailing_zeros(last)
+                    written += 1
+    return written
+
+
 @njit(**_JIT)
 def _fill_solutions(n, base, stack, queens, level, out, budget):
     """Continue a cursor's depth-first search, writing solutions into ``out`` in order.
+
+    Writes at most ``out.shape[0]`` rows (``int8``, ``out[k, row] == column``) and returns how
+    many it wrote. It also returns after about ``budget`` squares tried, so that callers can
+    check for cancellation even where solutions are rare (counted as tails entered and
+    rows backtracked). The cursor (``stack``, ``queens``,
+    ``level``, see ``_start_cursor``) is updated in place so that the next call resumes where
+    this one stopped; the search below row ``base`` is exhausted once ``level[0] < base``.
+    The last ``TAIL_ROWS`` rows are written by ``_fill_tail`` a whole tail at a time, so a
+    call may return with up to ``TAIL_SOLUTIONS - 1`` rows of ``out`` unused: give it more
+    room than that (with less, it falls back to the slower ``_fill_rows``).
+    """
+    if n - base <= TAIL_ROWS or out.shape[0] < TAIL_SOLUTIONS:
+        return _fill_rows(n, base, stack, queens, level, out, budget)
+    full = _full_mask(n)
+    cap = out.shape[0]
+    written = 0
+    d = level[0]
+    if d < base or cap == 0:
+        return 0
+    free = stack[d, 0]
+    cols = stack[d, 1]
+    diag = stack[d, 2]
+    anti = stack[d, 3]
+    top = n - TAIL_ROWS - 1  # the children of row ``top`` start the tail
+    steps = 0
+    while True:
+        if free != 0:
+            if d == top:
+                # Enough room for a whole tail, and budget left? (Checked here and on the
+                # way back up, so that the descent pays nothing for it.)
+                if cap - written < TAIL_SOLUTIONS or steps >= budget:
+                    break
+                steps += 1
+                bit = free & -free
+                free ^= bit
+                queens[d] = trailing_zeros(bit)
+                written = _fill_tail(n, full, cols | bit, (diag | bit) << 1, (anti | bit) >> 1,
+                                     queens, out, written)
+            else:
+                bit = free & -free
+                free ^= bit
+                next_cols = cols | bit
+                next_diag = (diag | bit) << 1
+                next_anti = (anti | bit) >> 1
+                queens[d] = trailing_zeros(bit)
+                next_free = ~(next_cols | next_diag | next_anti) & full
+                if next_free != 0:
+                    stack[d, 0] = free
+                    stack[d, 1] = cols
+                    stack[d, 2] = diag
+                    stack[d, 3] = anti
+                    d += 1
+                    cols = next_cols
+                    diag = next_diag
+                    anti = next_anti
+                    free = next_free
+        elif d == base:
+            d = base - 1
+            break
+        else:
+            if steps >= budget:
+                break
+            steps += 1
+            d -= 1
+            free = stack[d, 0]
+            cols = stack[d, 1]
+            diag = stack[d, 2]
+            anti = stack[d, 3]
+    if d >= base:
+        stack[d, 0] = free
+        stack[d, 1] = cols
+        stack[d, 2] = diag
+        stack[d, 3] = anti
+    level[0] = d
+    return written
+
+
+@njit(**_JIT)
+def _fill_rows(n, base, stack, queens, level, out, budget):
+    """``_fill_solutions`` without the unrolled tail, for subproblems of few rows.
 
     Writes at most ``out.shape[0]`` rows (``int8``, ``out[k, row] == column``) and returns how
     many it wrote. It also returns after about ``budget`` squares tried, so that callers can
@@ -798,3 +920,17 @@ def _count_canonical_states(n, states, depth):
         counts[i, 1] = n4
         counts[i, 2] = n8
     return counts
+
+
+@njit(**_JIT)
+def _mirror_rows(src, dst):
+    """``dst[k - 1 - i] = n - 1 - src[i]`` for rows ``i`` of ``(k, n)`` int8 arrays.
+
+    The mirror images (column ``c`` to ``n - 1 - c``) of the rows of ``src``, in reverse order.
+    """
+    k, n = src.shape
+    m = np.int8(n - 1)
+    for i in range(k):
+        row = k - 1 - i
+        for j in range(n):
+            dst[row, j] = m - src[i, j]

@@ -2,6 +2,7 @@
 import json
 import operator
 import os
+import queue
 import threading
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
@@ -9,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 import numpy as np
 
-from . import _kernels, _runner, config, symmetry
+from . import _kernels, _runner, config, export, symmetry
 from .render import to_boards
 
 __all__ = [
@@ -20,6 +21,8 @@ __all__ = [
     "is_solution",
     "fundamental_solutions",
     "symmetry_classes",
+    "iter_solutions",
+    "save_solutions",
 ]
 
 #: Counting methods: mirror halving, and the D4-symmetric search.
@@ -123,8 +126,9 @@ def _check_result_size(n, rows, max_bytes):
         raise MemoryError(
             f"the result would take {size:,} bytes ({rows:,} solutions of {n} bytes), more "
             f"than max_bytes={max_bytes:,} (by default {config.MEMORY_FRACTION:.0%} of the "
-            f"available memory); count them with count_solutions({n}) or take the first k "
-            f"with limit=k"
+            f"available memory); stream them with iter_solutions({n}) or "
+            f"save_solutions(path, {n}), count them with count_solutions({n}), or take the "
+            f"first k with limit=k"
         )
 
 
@@ -539,63 +543,94 @@ def first_row_counts(n, *, n_threads=None):
 # --------------------------------------------------------------------------- enumeration
 
 
-def _state_blocks(n, states, depth, stop):
-    """Enumerate one subproblem's solutions: a list of ``(k, n)`` int8 blocks, in order."""
+def _state_blocks(n, state, depth, stop, first_rows, max_rows):
+    """The solutions of one subproblem, in order, as ``(k, n)`` int8 blocks (a generator).
 
-    def enumerate_state(i):
-        if depth == n:  # the prefix is a complete solution
-            return [states[i : i + 1, 3:].astype(np.int8)]
-        stack = np.empty((n, 4), dtype=np.int64)
-        queens = np.empty(n, dtype=np.int8)
-        level = np.empty(1, dtype=np.int64)
-        _kernels._start_cursor(n, states[i], depth, stack, queens, level)
-        blocks = []
-        rows = config.FIRST_BLOCK_ROWS
-        block = np.empty((rows, n), dtype=np.int8)
-        filled = 0
-        while level[0] >= depth and not stop.is_set():
-            if filled == rows:
-                blocks.append(block)
-                rows = min(2 * rows, config.MAX_BLOCK_ROWS)
-                block = np.empty((rows, n), dtype=np.int8)
-                filled = 0
-            filled += _kernels._fill_solutions(n, depth, stack, queens, level, block[filled:],
-                                               config.STEP_BUDGET)
-        if filled:
-            blocks.append(block[:filled])
-        return blocks
+    Blocks start at ``first_rows`` rows and double up to ``max_rows``; the search stops
+    between two kernel calls once ``stop`` is set.
+    """
+    if depth == n:  # the prefix is a complete solution
+        yield state[None, 3:].astype(np.int8)
+        return
+    stack = np.empty((n, 4), dtype=np.int64)
+    queens = np.empty(n, dtype=np.int8)
+    level = np.empty(1, dtype=np.int64)
+    _kernels._start_cursor(n, state, depth, stack, queens, level)
+    rows = max(min(first_rows, max_rows), _kernels.TAIL_SOLUTIONS)
+    block = np.empty((rows, n), dtype=np.int8)
+    filled = 0
+    while level[0] >= depth and not stop.is_set():
+        if rows - filled < _kernels.TAIL_SOLUTIONS:  # room for a whole tail
+            yield block[:filled]
+            rows = max(min(2 * rows, max_rows), _kernels.TAIL_SOLUTIONS)
+            block = np.empty((rows, n), dtype=np.int8)
+            filled = 0
+        filled += _kernels._fill_solutions(n, depth, stack, queens, level, block[filled:],
+                                           config.STEP_BUDGET)
+    if filled:
+        yield block[:filled]
 
-    return enumerate_state
+
+_END = object()  # closes a subproblem's queue of blocks
 
 
-def _ordered_blocks(n, states, depth, n_threads):
-    """Yield ``(i, blocks)`` for every subproblem ``i`` in order, enumerated in parallel.
+def _put(q, item, stop):
+    """Put ``item`` on a bounded queue, giving up once ``stop`` is set; True if it went in."""
+    while not stop.is_set():
+        try:
+            q.put(item, timeout=0.05)
+            return True
+        except queue.Full:
+            continue
+    return False
+
+
+def _ordered_blocks(n, states, depth, n_threads, window_per_thread,
+                    first_rows=config.FIRST_BLOCK_ROWS, max_rows=config.MAX_BLOCK_ROWS,
+                    queued_blocks=0):
+    """Yield ``(i, block)`` for every subproblem ``i`` in order, enumerated in parallel.
 
     Subproblems run on ``n_threads`` Python threads (the kernels release the GIL); at most
-    ``config.WINDOW_PER_THREAD * n_threads`` are in flight ahead of the one being consumed.
-    Closing the generator cancels what has not started and stops the running ones at their
-    next block.
+    ``window_per_thread * n_threads`` are started ahead of the one being consumed, and each
+    passes its blocks through a queue of ``queued_blocks`` (0: unbounded): the one being
+    consumed streams (however many solutions it has), the others wait when their queue is
+    full, so that memory stays bounded. Closing the generator cancels what has not started and stops the
+    running ones at their next block.
     """
     stop = threading.Event()
-    work = _state_blocks(n, states, depth, stop)
-    window = config.WINDOW_PER_THREAD * n_threads
+    window = window_per_thread * n_threads
     n_states = len(states)
+
+    def produce(i, blocks):
+        try:
+            for block in _state_blocks(n, states[i], depth, stop, first_rows, max_rows):
+                if not _put(blocks, block, stop):
+                    return
+        except BaseException as exc:  # handed to the consumer, which raises it
+            _put(blocks, exc, stop)
+            return
+        _put(blocks, _END, stop)
+
     with ThreadPoolExecutor(max_workers=n_threads, thread_name_prefix="nqueens") as pool:
-        pending = deque()
+        pending = deque()  # (future, queue of blocks) of the subproblems started, in order
         submitted = 0
         try:
-            while submitted < min(window, n_states):
-                pending.append(pool.submit(work, submitted))
-                submitted += 1
             for i in range(n_states):
-                blocks = pending.popleft().result()
-                if submitted < n_states:
-                    pending.append(pool.submit(work, submitted))
+                while submitted < min(i + window, n_states):
+                    blocks = queue.Queue(maxsize=queued_blocks)
+                    pending.append((pool.submit(produce, submitted, blocks), blocks))
                     submitted += 1
-                yield i, blocks
+                _, blocks = pending.popleft()
+                while True:
+                    item = blocks.get()
+                    if item is _END:
+                        break
+                    if isinstance(item, BaseException):
+                        raise item
+                    yield i, item
         finally:
             stop.set()
-            for future in pending:
+            for future, _ in pending:
                 future.cancel()
 
 
@@ -612,29 +647,36 @@ def _solve_all(n, n_threads):
         raise MemoryError(
             f"solve({n}) would hold more than {config.A000170[-1]:.3g} solutions "
             f"(over {config.A000170[-1] * n / 2**60:.0f} EiB); use count_solutions({n}) to "
-            f"count them or solve({n}, limit=k) for the first k"
+            f"count them, iter_solutions({n}) to stream them or solve({n}, limit=k) for the "
+            f"first k"
         )
     out = np.empty((total, n), dtype=np.int8)
     states, depth = _split(n, n_threads)
     mirrored = 2 * states[:, 3] < n - 1
     pos = 0
     left_end = None  # rows before it have their first queen in the left half
-    for i, blocks in _ordered_blocks(n, states, depth, n_threads):
+    for i, block in _ordered_blocks(n, states, depth, n_threads,
+                                    config.SOLVE_WINDOW_PER_THREAD):
         if left_end is None and not mirrored[i]:
             left_end = pos
-        for block in blocks:
-            if pos + len(block) > total:
-                raise RuntimeError(f"the enumeration of n={n} found more than {total} solutions")
-            out[pos : pos + len(block)] = block
-            pos += len(block)
+        if pos + len(block) > total:
+            raise RuntimeError(f"the enumeration of n={n} found more than {total} solutions")
+        out[pos : pos + len(block)] = block
+        pos += len(block)
     if left_end is None:
         left_end = pos
     if pos + left_end != total:
         raise RuntimeError(f"the enumeration of n={n} found {pos + left_end} solutions, "
                            f"expected {total}")
     # Mirror images (column c -> n - 1 - c) of the left-half solutions, in reverse order, are
-    # the solutions with the first queen in the right half, in lexicographic order.
-    np.subtract(np.int8(n - 1), out[:left_end][::-1], out=out[pos:], dtype=np.int8)
+    # the solutions with the first queen in the right half, in lexicographic order. Done by
+    # slices on the threads: the first ``left_end - cut`` rows go to the end, and so on.
+    cuts = np.linspace(0, left_end, n_threads + 1).astype(np.int64)
+    with ThreadPoolExecutor(max_workers=n_threads, thread_name_prefix="nqueens") as pool:
+        futures = [pool.submit(_kernels._mirror_rows, out[a:b], out[total - b:total - a])
+                   for a, b in zip(cuts[:-1], cuts[1:])]
+        for future in futures:
+            future.result()
     return out
 
 
@@ -655,11 +697,13 @@ def _solve_first(n, limit):
     blocks = []
     found = 0
     while found < rows and level[0] >= 0:
-        block = np.empty((min(rows - found, config.MAX_BLOCK_ROWS), n), dtype=np.int8)
+        want = min(rows - found, config.MAX_BLOCK_ROWS)
+        block = np.empty((max(want, _kernels.TAIL_SOLUTIONS), n), dtype=np.int8)
         filled = 0
-        while filled < len(block) and level[0] >= 0:
+        while filled < want and level[0] >= 0:
             filled += _kernels._fill_solutions(n, 0, stack, queens, level, block[filled:],
                                                config.STEP_BUDGET)
+        filled = min(filled, want)
         blocks.append(block[:filled])
         found += filled
     if len(blocks) == 1:
@@ -771,6 +815,185 @@ def boards(n, *, limit=None, n_threads=None, max_bytes=None):
     [['.Q..', '...Q', 'Q...', '..Q.'], ['..Q.', 'Q...', '...Q', '.Q..']]
     """
     return to_boards(solve(n, limit=limit, n_threads=n_threads, max_bytes=max_bytes))
+
+
+# --------------------------------------------------------------------------- streaming
+
+
+def _check_chunk_size(chunk_size):
+    """Validate ``chunk_size``: a positive integer."""
+    chunk_size = _check_int(chunk_size, "chunk_size")
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive integer (1 or more), got {chunk_size}")
+    return chunk_size
+
+
+def _stream_split(n, n_threads, chunk_size):
+    """Subproblems of the full search (every first-row column), for streaming in order.
+
+    Small enough that the subproblems buffered ahead of the one being consumed (about
+    ``WINDOW_PER_THREAD`` per thread) hold a few chunks at most.
+    """
+    total = _known_total(n)
+    per = max(chunk_size // (config.WINDOW_PER_THREAD * n_threads), 1000)
+    target = config.TASKS_PER_THREAD * n_threads
+    if total is not None:  # past the table the set is endless in practice: stream it
+        target = min(max(target, -(-total // per)), config.MAX_SUBPROBLEMS)
+
+    def enumerate_depth(depth):
+        return _kernels._enumerate_prefixes(n, depth, n)
+
+    return _grow_split(enumerate_depth, 1, max(1, min(n - 1, config.MAX_SPLIT_DEPTH)), target)
+
+
+def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None):
+    """Stream all solutions in lexicographic order, in chunks of at most ``chunk_size``.
+
+    The search is split into subproblems by pre-placing the first rows; a pool of
+    ``n_threads`` threads enumerates them (kernel ``_fill_solutions``) a few ahead of the one
+    whose solutions are being handed out, and the chunks are assembled in order. Memory
+    stays near a few chunks whatever ``n`` is. Closing the generator, or leaving a ``for``
+    loop over it, stops the work within moments.
+
+    Unlike :func:`solve`, every first-row column is searched (mirror images cannot be
+    produced in order without holding half of the solutions), so enumerating everything
+    takes about twice as long.
+
+    Parameters
+    ----------
+    n : int
+        Board order, ``0 <= n <= 63``.
+    chunk_size : int, optional
+        Most rows per chunk (default one million: ``16 * 10**6`` bytes for ``n = 16``).
+    n_threads : int, optional
+        Threads, ``1 .. numba.config.NUMBA_NUM_THREADS``; all by default.
+
+    Yields
+    ------
+    numpy.ndarray, shape (k, n), dtype int8
+        ``1 <= k <= chunk_size``, C-contiguous, each a new array. Their concatenation equals
+        ``solve(n)``. Nothing is yielded when there are no solutions (``n = 2, 3``);
+        ``n = 0`` yields the empty board, shape ``(1, 0)``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`solve` for ``n`` and ``n_threads``; ``chunk_size`` must be a positive
+        integer. Raised by the call, before iterating.
+
+    See Also
+    --------
+    solve : everything in one array.
+    save_solutions : stream to a file.
+
+    Examples
+    --------
+    >>> [chunk.shape for chunk in iter_solutions(8, chunk_size=40)]
+    [(40, 8), (40, 8), (12, 8)]
+    >>> import numpy as np
+    >>> np.array_equal(np.concatenate(list(iter_solutions(10, chunk_size=100))), solve(10))
+    True
+    """
+    n = _check_n(n)
+    chunk_size = _check_chunk_size(chunk_size)
+    n_threads = _check_threads(n_threads)
+    return _iter_solutions(n, chunk_size, n_threads)
+
+
+def _iter_solutions(n, chunk_size, n_threads):
+    if n == 0:
+        yield np.empty((1, 0), dtype=np.int8)
+        return
+    remaining = _known_total(n)
+
+    def new_chunk():
+        rows = chunk_size if remaining is None else max(1, min(chunk_size, remaining))
+        return np.empty((rows, n), dtype=np.int8)
+
+    chunk = new_chunk()
+    filled = 0
+    states, depth = _stream_split(n, n_threads, chunk_size)
+    # Blocks of a quarter chunk (subproblems hold about that much): the subproblems started
+    # ahead hold a few chunks in all.
+    max_rows = min(config.MAX_BLOCK_ROWS,
+                   max(chunk_size // config.WINDOW_PER_THREAD, _kernels.TAIL_SOLUTIONS))
+    for _, block in _ordered_blocks(n, states, depth, n_threads, config.WINDOW_PER_THREAD,
+                                    max_rows, max_rows, config.QUEUED_BLOCKS):
+        pos = 0
+        while pos < len(block):
+            take = min(len(block) - pos, len(chunk) - filled)
+            chunk[filled:filled + take] = block[pos:pos + take]
+            filled += take
+            pos += take
+            if filled == len(chunk):
+                if remaining is not None:
+                    remaining -= filled
+                yield chunk
+                chunk = new_chunk()
+                filled = 0
+    if filled:
+        yield chunk[:filled].copy() if filled < len(chunk) // 2 else chunk[:filled]
+
+
+def save_solutions(path_or_file, n, *, format="npy", chunk_size=1_000_000, n_threads=None):
+    """Write all solutions to a file, streaming them chunk by chunk.
+
+    Parameters
+    ----------
+    path_or_file : str, os.PathLike or file object
+        Where to write. A path is written atomically: a temporary file beside it is renamed
+        over it when complete, and removed if writing fails or is interrupted (Ctrl-C), so
+        the path never holds a partial file. An open file (binary for ``"npy"``, text
+        otherwise) is written as is.
+    n : int
+        Board order, ``0 <= n <= 63`` (in practice ``n <= 17`` or so: the files grow like the
+        total count, OEIS A000170).
+    format : {"npy", "text", "json", "csv"}, optional
+        ``"npy"``: an ``(n_solutions, n)`` int8 array for :func:`numpy.load` (default);
+        ``"text"``: the boards of ``nqueens solve`` (``n`` lines of ``.``/``Q`` and a blank
+        line each); ``"json"``: the LeetCode 51 list of boards; ``"csv"``: one solution per
+        line, the columns of rows ``0 .. n-1`` separated by commas.
+    chunk_size, n_threads
+        As in :func:`iter_solutions`.
+
+    Returns
+    -------
+    int
+        The number of solutions written.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`iter_solutions`, or for an unknown ``format``.
+    MemoryError
+        Never for the size of the set: it is streamed.
+
+    See Also
+    --------
+    iter_solutions
+
+    Examples
+    --------
+    >>> import io, json
+    >>> out = io.StringIO()
+    >>> save_solutions(out, 4, format="json")
+    2
+    >>> json.loads(out.getvalue())
+    [['.Q..', '...Q', 'Q...', '..Q.'], ['..Q.', 'Q...', '...Q', '.Q..']]
+    """
+    chunks = iter_solutions(n, chunk_size=chunk_size, n_threads=n_threads)
+    if format not in export.FORMATS:
+        raise ValueError(f"format must be one of {', '.join(map(repr, export.FORMATS))}, "
+                         f"got {format!r}")
+    n = _check_n(n)
+    total = _known_total(n)
+    if format == "npy" and total is None:
+        raise MemoryError(f"n={n} has more than {config.A000170[-1]:.3g} solutions: too many "
+                          f"for a file")
+    try:
+        return export.write_solutions(path_or_file, chunks, n, format, total)
+    finally:
+        chunks.close()
 
 
 # --------------------------------------------------------------------------- checking

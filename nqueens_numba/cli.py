@@ -1,13 +1,11 @@
 """Command line: ``nqueens count N`` and ``nqueens solve N``."""
 import argparse
-import json
 import os
 import sys
 
-from . import __version__, api, config
-from .render import format_text, to_boards
+from . import __version__, api, config, export
 
-#: Boards formatted per write when printing solutions.
+#: Solutions formatted per write when printing or saving them.
 _PRINT_CHUNK = 10_000
 
 
@@ -79,24 +77,38 @@ def _parser():
         help="print only the first K solutions (default: all)",
     )
     solve.add_argument(
-        "--format", "-f", choices=("text", "json"), default="text",
-        help="output format (default: text)",
+        "--format", "-f", choices=tuple(export.FORMATS), default="text",
+        help="output format: text boards, LeetCode JSON, CSV (one solution per line, the "
+        "column of each row) or NumPy .npy (with --output only) (default: text)",
+    )
+    solve.add_argument(
+        "--output", "-o", metavar="FILE", default=None,
+        help="write to FILE (atomically: FILE appears only when complete) instead of "
+        "standard output",
     )
     return parser, {"count": count, "solve": solve}
 
 
-def _write_solutions(solutions, fmt, out):
-    """Write solutions to ``out`` chunk by chunk, so big sets never exist as one string."""
-    chunks = range(0, len(solutions), _PRINT_CHUNK)
-    if fmt == "text":
-        for start in chunks:
-            out.write(format_text(solutions[start : start + _PRINT_CHUNK]))
+def _solution_chunks(args):
+    """The solutions to print or save, as chunks of at most ``_PRINT_CHUNK`` rows."""
+    if args.limit is None:
+        return api.iter_solutions(args.n, chunk_size=_PRINT_CHUNK, n_threads=args.threads)
+    solutions = api.solve(args.n, limit=args.limit, n_threads=args.threads)
+    return (solutions[i:i + _PRINT_CHUNK] for i in range(0, len(solutions), _PRINT_CHUNK))
+
+
+def _solve_command(args, out):
+    """``nqueens solve``: stream the solutions to ``out`` or to ``--output``."""
+    if args.format == "npy" and args.output is None:
+        raise ValueError("--format npy writes a binary file: give it with --output FILE")
+    if args.limit is None and args.output is not None:
+        api.save_solutions(args.output, args.n, format=args.format, chunk_size=_PRINT_CHUNK,
+                           n_threads=args.threads)
         return
-    out.write("[")
-    for start in chunks:
-        boards = to_boards(solutions[start : start + _PRINT_CHUNK])
-        out.write((", " if start else "") + ", ".join(json.dumps(b) for b in boards))
-    out.write("]\n")
+    chunks = _solution_chunks(args)
+    total = min(args.limit, api.count_solutions(args.n)) if args.format == "npy" else None
+    export.write_solutions(out if args.output is None else args.output, chunks, args.n,
+                           args.format, total)
 
 
 def main(argv=None):
@@ -121,8 +133,7 @@ def main(argv=None):
                 config.CHECKPOINT_SECONDS = saved_every
             out.write(f"{total}\n")
         else:
-            solutions = api.solve(args.n, limit=args.limit, n_threads=args.threads)
-            _write_solutions(solutions, args.format, out)
+            _solve_command(args, out)
         out.flush()
     except (TypeError, ValueError) as exc:
         commands[args.command].error(str(exc))  # exits with status 2

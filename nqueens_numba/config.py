@@ -49,9 +49,16 @@ MAX_BLOCK_ROWS = 1 << 18
 #: Squares a subproblem's enumeration tries between checks for cancellation (about 0.1 s).
 STEP_BUDGET = 1 << 24
 
-#: Subproblems being enumerated ahead of the one whose rows are consumed, per thread. Bounds
-#: the memory held for out-of-order results.
+#: Subproblems being enumerated ahead of the one whose rows are consumed, per thread, when
+#: streaming (``iter_solutions``) and in ``solve``. Bounds the memory held for out-of-order
+#: results; ``solve``'s subproblems are small beside its result, and a wider window keeps
+#: threads busy while a large subproblem holds up the others.
 WINDOW_PER_THREAD = 4
+SOLVE_WINDOW_PER_THREAD = 32
+
+#: Blocks a subproblem being streamed may hold ready before the consumer takes them (its
+#: thread then waits). ``solve`` does not wait: its subproblems are small beside its result.
+QUEUED_BLOCKS = 2
 
 #: Share of the available memory that ``solve`` may allocate for its result by default.
 MEMORY_FRACTION = 0.8

@@ -102,15 +102,27 @@ def test_range_error_names_the_command(capsys):
     assert "nqueens count: error:" in capsys.readouterr().err
 
 
-def test_out_of_memory_exit_1(capsys):
-    assert main(["solve", "28"]) == 1
+def test_out_of_memory_exit_1(capsys, tmp_path):
+    assert main(["solve", "28", "--format", "npy", "--output", str(tmp_path / "x.npy")]) == 1
     assert "out of memory" in capsys.readouterr().err
+    assert main(["solve", "28", "--limit", str(10**17)]) == 1
+    assert "out of memory" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
-def test_write_error_is_one_line():
-    with open("/dev/full", "w") as full:
-        run = subprocess.run([sys.executable, "-m", "nqueens_numba", "count", "5"],
-                             stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
-    assert run.returncode == 1
-    assert run.stderr.startswith("nqueens: cannot write") and "Traceback" not in run.stderr
+def test_streaming_a_huge_set_can_stop():
+    """``nqueens solve 28`` streams (no result is held); a reader that stops ends it."""
+    proc = subprocess.Popen([sys.executable, "-m", "nqueens_numba", "solve", "28"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = [proc.stdout.readline() for _ in range(2 * 29)]
+        proc.stdout.close()  # the reader goes away, like ``| head``
+        assert proc.wait(timeout=60) == 0
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stderr.close()
+    boards = "".join(lines).split("\n\n")[:2]
+    assert all(len(b.split("\n")) == 28 for b in boards)
+    assert [row.index("Q") for row in boards[0].split("\n")] == nq.solve(28, limit=1)[0].tolist()

@@ -1,0 +1,99 @@
+"""Writing solutions to files, chunk by chunk: NumPy ``.npy``, text boards, JSON and CSV.
+
+Takes an iterable of ``(k, n)`` int8 chunks, so that sets of solutions larger than memory can
+be written; computes nothing. A path is written atomically: into a temporary file beside it,
+renamed over the target only when complete, and removed if the writing fails or is
+interrupted, so the target never holds a partial file.
+"""
+import json
+import os
+import tempfile
+
+import numpy as np
+
+from .render import format_text, to_boards
+
+__all__ = ["FORMATS", "write_solutions"]
+
+#: Output formats and whether they are binary.
+FORMATS = {"npy": True, "text": False, "json": False, "csv": False}
+
+
+def write_solutions(target, chunks, n, fmt, total=None):
+    """Write chunks of solutions to ``target`` in format ``fmt``; return how many were written.
+
+    Parameters
+    ----------
+    target : str, os.PathLike or file object
+        A path (written atomically) or an open file: binary for ``"npy"``, text otherwise.
+    chunks : iterable of numpy.ndarray, shape (k, n), dtype int8
+    n : int
+        Board order (the width of every chunk).
+    fmt : {"npy", "text", "json", "csv"}
+        ``"npy"``: one ``(total, n)`` int8 array (``numpy.load`` reads it); ``"text"``: ``n``
+        lines of ``.``/``Q`` per board and a blank line after each; ``"json"``: the LeetCode
+        list of boards; ``"csv"``: one solution per line, its columns separated by commas.
+    total : int, optional
+        Number of solutions, required by ``"npy"`` (its header gives the shape first).
+
+    Raises
+    ------
+    ValueError
+        If ``fmt`` is unknown, ``"npy"`` lacks ``total``, or the chunks do not add up to
+        ``total``.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    if fmt == "npy" and total is None:
+        raise ValueError("the npy format needs the number of solutions beforehand")
+    if not isinstance(target, (str, bytes, os.PathLike)):
+        return _write(target, chunks, n, fmt, total)
+    path = os.fspath(target)
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".nqueens-", suffix=".tmp", dir=directory)
+    try:
+        mode = "wb" if FORMATS[fmt] else "w"
+        with os.fdopen(fd, mode, **({} if FORMATS[fmt] else {"encoding": "utf-8"})) as file:
+            written = _write(file, chunks, n, fmt, total)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return written
+
+
+def _write(file, chunks, n, fmt, total):
+    written = 0
+    if fmt == "npy":
+        np.lib.format.write_array_header_2_0(
+            file, {"descr": np.dtype(np.int8).str, "fortran_order": False,
+                   "shape": (int(total), int(n))})
+    elif fmt == "json":
+        file.write("[")
+    for chunk in chunks:
+        chunk = np.ascontiguousarray(chunk, dtype=np.int8)
+        if chunk.ndim != 2 or chunk.shape[1] != n:
+            raise ValueError(f"expected chunks of shape (k, {n}), got {chunk.shape}")
+        if fmt == "npy":
+            if written + len(chunk) > total:
+                raise ValueError(f"more than the {total} solutions announced")
+            file.write(chunk.tobytes())
+        elif fmt == "text":
+            file.write(format_text(chunk))
+        elif fmt == "json":
+            boards = to_boards(chunk)
+            if boards:
+                file.write((", " if written else "") + ", ".join(map(json.dumps, boards)))
+        else:
+            file.write("".join(",".join(map(str, row)) + "\n" for row in chunk.tolist()))
+        written += len(chunk)
+    if fmt == "json":
+        file.write("]\n")
+    if fmt == "npy" and written != total:
+        raise ValueError(f"wrote {written} solutions, the header announced {total}")
+    return written

@@ -1,0 +1,212 @@
+"""Streaming enumeration, the memory guard and the export formats."""
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import nqueens_numba as nq
+from nqueens_numba import export
+from nqueens_numba.cli import main
+
+A000170 = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596]
+
+
+def stream(n, **kwargs):
+    chunks = list(nq.iter_solutions(n, **kwargs))
+    return chunks, (np.concatenate(chunks) if chunks else np.empty((0, n), dtype=np.int8))
+
+
+@pytest.mark.parametrize("n", range(0, 13))
+@pytest.mark.parametrize("chunk_size", [1, 7, 1000, 10**6])
+def test_chunks_concatenate_to_solve(n, chunk_size):
+    chunks, whole = stream(n, chunk_size=chunk_size)
+    np.testing.assert_array_equal(whole, nq.solve(n))
+    assert all(1 <= len(c) <= chunk_size for c in chunks)
+    assert all(c.dtype == np.int8 and c.flags.c_contiguous and c.shape[1] == n for c in chunks)
+    # Every chunk but the last is full.
+    assert all(len(c) == chunk_size for c in chunks[:-1])
+
+
+def test_chunks_same_for_every_thread_count():
+    _, one = stream(11, chunk_size=333, n_threads=1)
+    _, two = stream(11, chunk_size=333, n_threads=2)
+    np.testing.assert_array_equal(one, two)
+
+
+def test_chunks_are_independent_arrays():
+    chunks = list(nq.iter_solutions(8, chunk_size=10))
+    assert not any(np.shares_memory(a, b) for a in chunks for b in chunks if a is not b)
+
+
+def test_iter_solutions_validates_at_call():
+    with pytest.raises(ValueError, match="chunk_size"):
+        nq.iter_solutions(8, chunk_size=0)
+    with pytest.raises(TypeError, match="chunk_size"):
+        nq.iter_solutions(8, chunk_size=2.5)
+    with pytest.raises(ValueError, match=r"0\.\.63"):
+        nq.iter_solutions(64)
+
+
+def test_early_break_stops_promptly():
+    """Leaving the loop after the first chunk of n = 16 stops the threads at once."""
+    gen = nq.iter_solutions(16)
+    first = next(gen)
+    assert first.shape == (1_000_000, 16)
+    np.testing.assert_array_equal(first[:5], nq.solve(16, limit=5))
+    start = time.perf_counter()
+    gen.close()
+    assert time.perf_counter() - start < 1.0
+    for _ in range(50):  # pool threads end as their running block ends
+        if not any(t.name.startswith("nqueens") for t in __import__("threading").enumerate()):
+            break
+        time.sleep(0.02)
+    assert not any(t.name.startswith("nqueens") for t in __import__("threading").enumerate())
+
+
+def test_streaming_memory_is_bounded():
+    """Peak traced memory of streaming n = 14 in chunks of 10,000 is far below solve(14)."""
+    code = textwrap.dedent("""
+        import tracemalloc
+        import nqueens_numba as nq
+        list(nq.iter_solutions(9))  # compile first
+        tracemalloc.start()
+        total = sum(len(c) for c in nq.iter_solutions(14, chunk_size=10_000))
+        print(total, tracemalloc.get_traced_memory()[1])
+    """)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    total, peak = map(int, run.stdout.split())
+    result_bytes = A000170[14] * 14
+    assert total == A000170[14]
+    assert peak < result_bytes / 2, (peak, result_bytes)
+
+
+def test_memory_guard_allocates_nothing_large():
+    tracemalloc.start()
+    try:
+        with pytest.raises(MemoryError, match="iter_solutions"):
+            nq.solve(10, max_bytes=1000)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 100_000
+
+
+# --------------------------------------------------------------------------- export
+
+
+def read_text_boards(text, n):
+    boards = [b for b in text.split("\n\n") if b]
+    return np.array([[row.index("Q") for row in b.split("\n")] for b in boards],
+                    dtype=np.int8).reshape(len(boards), n)
+
+
+@pytest.mark.parametrize("fmt", ["npy", "json", "csv", "text"])
+def test_export_round_trip_n8(tmp_path, fmt):
+    path = tmp_path / f"eight.{fmt}"
+    assert nq.save_solutions(path, 8, format=fmt, chunk_size=7) == 92
+    expected = nq.solve(8)
+    if fmt == "npy":
+        got = np.load(path)
+        assert got.dtype == np.int8 and got.shape == (92, 8)
+    elif fmt == "json":
+        boards = json.loads(path.read_text())
+        assert boards == nq.boards(8)
+        got = np.array([[row.index("Q") for row in b] for b in boards], dtype=np.int8)
+    elif fmt == "csv":
+        with open(path, newline="") as file:
+            got = np.array(list(csv.reader(file)), dtype=np.int8)
+    else:
+        got = read_text_boards(path.read_text(), 8)
+    np.testing.assert_array_equal(got, expected)
+    assert not [p for p in os.listdir(tmp_path) if p.startswith(".nqueens-")]
+
+
+def test_export_to_file_objects():
+    binary = io.BytesIO()
+    assert nq.save_solutions(binary, 6, format="npy") == 4
+    binary.seek(0)
+    np.testing.assert_array_equal(np.load(binary), nq.solve(6))
+    text = io.StringIO()
+    nq.save_solutions(text, 6, format="csv")
+    assert text.getvalue() == "1,3,5,0,2,4\n2,5,1,4,0,3\n3,0,4,1,5,2\n4,2,0,5,3,1\n"
+
+
+@pytest.mark.parametrize("fmt", ["npy", "json", "csv", "text"])
+def test_export_empty_and_trivial_sets(tmp_path, fmt):
+    for n in (0, 1, 3):
+        path = tmp_path / f"{n}.{fmt}"
+        assert nq.save_solutions(path, n, format=fmt) == A000170[n]
+        if fmt == "npy":
+            np.testing.assert_array_equal(np.load(path), nq.solve(n))
+        if fmt == "json":
+            assert json.loads(path.read_text()) == nq.boards(n)
+
+
+def test_failed_write_leaves_no_partial_file(tmp_path):
+    target = tmp_path / "out.npy"
+    target.write_bytes(b"previous content")
+
+    def failing_chunks():
+        yield nq.solve(8)[:10]
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        export.write_solutions(target, failing_chunks(), 8, "npy", total=92)
+    assert target.read_bytes() == b"previous content"
+    assert sorted(os.listdir(tmp_path)) == ["out.npy"]
+    with pytest.raises(ValueError, match="announced"):
+        export.write_solutions(tmp_path / "short.npy", [nq.solve(8)[:10]], 8, "npy", total=92)
+    assert sorted(os.listdir(tmp_path)) == ["out.npy"]
+
+
+def test_save_solutions_errors(tmp_path):
+    with pytest.raises(ValueError, match="format"):
+        nq.save_solutions(tmp_path / "x", 8, format="xml")
+    with pytest.raises(FileNotFoundError):
+        nq.save_solutions(tmp_path / "missing" / "x.npy", 8)
+    with pytest.raises(MemoryError):
+        nq.save_solutions(tmp_path / "x.npy", 28)
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+@pytest.mark.parametrize("fmt", ["npy", "csv", "json", "text"])
+def test_cli_output(tmp_path, fmt):
+    path = tmp_path / f"out.{fmt}"
+    assert main(["solve", "8", "--output", str(path), "--format", fmt]) == 0
+    if fmt == "npy":
+        np.testing.assert_array_equal(np.load(path), nq.solve(8))
+    elif fmt == "json":
+        assert json.loads(path.read_text()) == nq.boards(8)
+    elif fmt == "csv":
+        assert path.read_text().splitlines()[0] == ",".join(map(str, nq.solve(8)[0]))
+    else:
+        np.testing.assert_array_equal(read_text_boards(path.read_text(), 8), nq.solve(8))
+
+
+def test_cli_output_with_limit(tmp_path):
+    path = tmp_path / "first.npy"
+    assert main(["solve", "10", "--limit", "5", "-o", str(path), "-f", "npy"]) == 0
+    np.testing.assert_array_equal(np.load(path), nq.solve(10)[:5])
+
+
+def test_cli_csv_to_stdout(capsys):
+    assert main(["solve", "6", "--format", "csv"]) == 0
+    assert capsys.readouterr().out == "1,3,5,0,2,4\n2,5,1,4,0,3\n3,0,4,1,5,2\n4,2,0,5,3,1\n"
+
+
+def test_cli_npy_needs_output(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["solve", "8", "--format", "npy"])
+    assert info.value.code == 2 and "--output" in capsys.readouterr().err
