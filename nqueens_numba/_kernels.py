@@ -177,7 +177,7 @@ def _count_states(n, states, depth):
 
 
 @njit(**_JIT)
-def _enumerate_prefixes(n, depth, first_limit):
+def _enumerate_prefixes(n, depth, first_limit, max_states):
     """All partial placements of the first ``depth`` rows, in lexicographic order.
 
     The queen of row 0 is restricted to columns ``0 .. first_limit - 1`` (mirror-symmetry
@@ -218,6 +218,8 @@ def _enumerate_prefixes(n, depth, first_limit):
                         out[n_found, 2] = anti
                         out[n_found, 3:] = queens
                     n_found += 1
+                    if n_found > max_states:
+                        return out, n_found  # too many: empty (see the docstring)
             else:
                 d += 1
                 stack[d, 0] = next_free
@@ -226,7 +228,7 @@ def _enumerate_prefixes(n, depth, first_limit):
                 stack[d, 3] = anti
         if not write:
             out = np.empty((n_found, 3 + depth), dtype=np.int64)
-    return out
+    return out, n_found
 
 
 @njit(**_JIT)
@@ -516,11 +518,11 @@ def _side_cut(n, free, cols):
 
 
 @njit(**_JIT)
-def _enumerate_canonical_prefixes(n, depth):
+def _enumerate_canonical_prefixes(n, depth, max_states):
     """Prefixes of the first ``depth`` rows allowed by the canonical search, in order.
 
-    Requires ``n >= 4`` and ``2 <= depth <= n - 2``. Returns ``states``, shape
-    ``(n_states, 3 + depth)``, ``int64``, laid out as for ``_enumerate_prefixes``.
+    Requires ``n >= 4`` and ``2 <= depth <= n - 2``. Returns ``(states, n_states)`` as
+    ``_enumerate_prefixes`` does.
     """
     full = _full_mask(n)
     m = n - 1
@@ -561,6 +563,8 @@ def _enumerate_canonical_prefixes(n, depth):
                         out[n_found, 2] = anti
                         out[n_found, 3:] = queens
                     n_found += 1
+                    if n_found > max_states:
+                        return out, n_found  # too many: empty (see the docstring)
             elif next_free != 0:
                 d = row
                 stack[d, 0] = next_free
@@ -569,7 +573,7 @@ def _enumerate_canonical_prefixes(n, depth):
                 stack[d, 3] = anti
         if not write:
             out = np.empty((n_found, 3 + depth), dtype=np.int64)
-    return out
+    return out, n_found
 
 
 @njit(**_JIT)

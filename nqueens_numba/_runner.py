@@ -88,8 +88,11 @@ def run_subproblems(kernel, n, states, depth, width, n_threads, *, progress=Fals
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=n_states, initial=int(done.sum()), unit="subproblem",
-                   desc=f"{label} n={n}", mininterval=0.2)
+        class Bar(tqdm):
+            monitor_interval = 0  # no monitor thread: the loop below refreshes the bar
+
+        bar = Bar(total=n_states, initial=int(done.sum()), unit="subproblem",
+                  desc=f"{label} n={n}", mininterval=0.2)
     try:
         _run_pool(kernel, n, states, depth, width, n_threads, pending, results, done, ckpt,
                   bar, label)

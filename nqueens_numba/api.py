@@ -142,6 +142,16 @@ def _split_target(n, n_threads):
     return min(max(config.TASKS_PER_THREAD * n_threads, by_size), config.MAX_SUBPROBLEMS)
 
 
+def _prefix_states(enumerate_kernel, n, depth, *args):
+    """The prefix states of ``depth`` rows; ``ValueError`` past ``config.MAX_SUBPROBLEMS``."""
+    states, found = enumerate_kernel(n, depth, *args, config.MAX_SUBPROBLEMS)
+    if found > config.MAX_SUBPROBLEMS:
+        raise ValueError(
+            f"prefix_depth={depth} makes more than {config.MAX_SUBPROBLEMS:,} subproblems for "
+            f"n={n} (config.MAX_SUBPROBLEMS); choose a smaller prefix_depth")
+    return states
+
+
 def _grow_split(enumerate_depth, shallowest, deepest, target):
     """Prefix states of increasing depth until there are ``target`` of them.
 
@@ -151,10 +161,11 @@ def _grow_split(enumerate_depth, shallowest, deepest, target):
     depth = shallowest
     states = enumerate_depth(depth)
     while len(states) < target and depth < deepest:
-        deeper = enumerate_depth(depth + 1)
-        if len(deeper) > config.MAX_SUBPROBLEMS:
+        try:
+            states = enumerate_depth(depth + 1)
+        except ValueError:  # too many subproblems at the next depth
             break
-        states, depth = deeper, depth + 1
+        depth += 1
     return states, depth
 
 
@@ -190,7 +201,7 @@ def _split(n, n_threads, prefix_depth=None):
     low, high = _depth_range(n, "halving")
 
     def enumerate_depth(depth):
-        return _kernels._enumerate_prefixes(n, depth, (n + 1) // 2)
+        return _prefix_states(_kernels._enumerate_prefixes, n, depth, (n + 1) // 2)
 
     if prefix_depth is not None:
         return enumerate_depth(prefix_depth), prefix_depth
@@ -208,7 +219,7 @@ def _symmetric_split(n, n_threads, prefix_depth=None):
     low, high = _depth_range(n, "symmetric")
 
     def enumerate_depth(depth):
-        return _kernels._enumerate_canonical_prefixes(n, depth)
+        return _prefix_states(_kernels._enumerate_canonical_prefixes, n, depth)
 
     if prefix_depth is not None:
         return enumerate_depth(prefix_depth), prefix_depth
@@ -269,7 +280,7 @@ def _checkpoint_depth(checkpoint, n, method):
             low, high = _depth_range(n, method)
             if type(depth) is int and low <= depth <= high:
                 return depth
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError):
         pass  # a damaged file: Checkpoint reports it
     return None
 
@@ -388,6 +399,9 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     if method is None:
         method = "symmetric" if (fundamental or n >= config.SYMMETRIC_MIN_N) else "halving"
     prefix_depth = _check_prefix_depth(prefix_depth, n, method)
+    if checkpoint is not None and (n == 0 or (method == "symmetric" and n < 7)):
+        raise ValueError(f"checkpoint is not used for n={n} with method={method!r}: the count "
+                         f"takes microseconds and has no subproblems to record")
     if n == 0:
         return 1
     if prefix_depth is None:
@@ -841,7 +855,7 @@ def _stream_split(n, n_threads, chunk_size):
         target = min(max(target, -(-total // per)), config.MAX_SUBPROBLEMS)
 
     def enumerate_depth(depth):
-        return _kernels._enumerate_prefixes(n, depth, n)
+        return _prefix_states(_kernels._enumerate_prefixes, n, depth, n)
 
     return _grow_split(enumerate_depth, 1, max(1, min(n - 1, config.MAX_SPLIT_DEPTH)), target)
 

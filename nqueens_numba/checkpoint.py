@@ -1,10 +1,10 @@
 """Checkpoint files of long counts: finished subproblems and their counts, as JSON.
 
 A checkpoint records which subproblems of one split (board order, method, prefix depth and a
-hash of the subproblem array) are finished and what each counted. It is rewritten atomically
-(a temporary file in the same directory, flushed to disk, then renamed over the old one), so
-a crash or ``kill -9`` leaves either the previous or the new version, never a torn file.
-Pure Python; imports nothing else from the package.
+hash of the subproblem array) are finished and what each counted, with a SHA-256 checksum of
+that record. It is rewritten atomically (a temporary file beside it, flushed to disk, then
+renamed over it), so a crash or ``kill -9`` leaves either the previous or the new version,
+never a torn file. Imports nothing else from the package but its file helper.
 
 The file, version 1::
 
@@ -12,21 +12,29 @@ The file, version 1::
      "split": {"n": 15, "method": "symmetric", "prefix_depth": 3, "n_subproblems": 871,
                "subproblems_sha256": "..."},
      "finished": [[index, count, ...], ...],
-     "complete": false, "updated": "2026-11-29T21:46:34+00:00"}
+     "sha256": "...", "complete": false, "updated": "2026-11-29T21:46:34+00:00"}
 """
+import hashlib
 import json
 import os
-import tempfile
 from datetime import datetime, timezone
+
+from ._files import atomic_file, remove_stale_temporaries
 
 __all__ = ["Checkpoint", "CheckpointError"]
 
 FORMAT = "nqueens_numba checkpoint"
 VERSION = 1
+_INT64_MAX = 2**63 - 1
 
 
 class CheckpointError(ValueError):
-    """A checkpoint file that is damaged or belongs to another count."""
+    """A checkpoint file that cannot be used: damaged, of another count, or not writable."""
+
+
+def _checksum(split, finished):
+    text = json.dumps([split, finished], separators=(",", ":"), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 class Checkpoint:
@@ -34,8 +42,9 @@ class Checkpoint:
 
     Parameters
     ----------
-    path : str or os.PathLike
-        The checkpoint file. It need not exist; its directory must.
+    path : str, bytes or os.PathLike
+        The checkpoint file. It need not exist; its directory must, and must be writable
+        (checked at once). A symbolic link is followed.
     split : dict
         What identifies the count: JSON-serialisable values (board order, method, prefix
         depth, number and hash of the subproblems). A file written for another split raises
@@ -50,29 +59,44 @@ class Checkpoint:
     """
 
     def __init__(self, path, split, width):
-        self.path = os.fspath(path)
+        self.path = os.fsdecode(os.fspath(path))
         self.split = dict(split)
         self.width = int(width)
         self.finished = {}
-        self.complete = False
-        directory = os.path.dirname(os.path.abspath(self.path))
+        if not self.path:
+            raise CheckpointError("checkpoint path is empty")
+        target = os.path.realpath(self.path)
+        directory = os.path.dirname(target)
+        if os.path.isdir(target):
+            raise CheckpointError(f"checkpoint {self.path!r} is a directory")
         if not os.path.isdir(directory):
             raise CheckpointError(f"checkpoint {self.path!r}: directory {directory!r} "
                                   f"does not exist")
-        if os.path.exists(self.path):
-            self._load()
+        if not os.access(directory, os.W_OK | os.X_OK):
+            raise CheckpointError(f"checkpoint {self.path!r}: directory {directory!r} is not "
+                                  f"writable")
+        if os.path.exists(target):
+            if not os.access(target, os.R_OK):
+                raise CheckpointError(f"checkpoint {self.path!r} is not readable")
+            self._load(target)
+        remove_stale_temporaries(target)
+
+    @property
+    def complete(self):
+        """Whether every subproblem is recorded."""
+        return len(self.finished) == self.split.get("n_subproblems")
 
     def _damaged(self, why):
         return CheckpointError(f"checkpoint {self.path!r} is damaged or is not a checkpoint "
                                f"of nqueens_numba ({why}); it was left unchanged: move or "
                                f"delete it to start a new count")
 
-    def _load(self):
+    def _load(self, target):
         try:
-            with open(self.path, encoding="utf-8") as file:
+            with open(target, encoding="utf-8") as file:
                 data = json.load(file)
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise self._damaged(f"{type(exc).__name__}: {exc}") from None
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+            raise self._damaged(f"{type(exc).__name__}: {str(exc)[:200]}") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise self._damaged("no 'format' field naming it")
         if data.get("version") != VERSION:
@@ -86,17 +110,21 @@ class Checkpoint:
                 f"checkpoint {self.path!r} belongs to another count: it was written for "
                 f"{theirs}; this count is {ours}. It was left unchanged: use another file, "
                 f"or the arguments it was written with")
-        n_subproblems = self.split.get("n_subproblems")
         finished = data.get("finished")
         if not isinstance(finished, list):
             raise self._damaged("'finished' is not a list")
+        if data.get("sha256") != _checksum(split, finished):
+            raise self._damaged("its checksum does not match its content")
+        n_subproblems = self.split.get("n_subproblems")
         for entry in finished:
             if (not isinstance(entry, list) or len(entry) != 1 + self.width
                     or not all(type(v) is int for v in entry)
-                    or not 0 <= entry[0] < n_subproblems or min(entry[1:]) < 0):
-                raise self._damaged(f"bad entry {entry!r} in 'finished'")
+                    or not 0 <= entry[0] < n_subproblems
+                    or not all(0 <= v <= _INT64_MAX for v in entry[1:])):
+                raise self._damaged(f"bad entry {str(entry)[:100]} in 'finished'")
+            if entry[0] in self.finished:
+                raise self._damaged(f"subproblem {entry[0]} recorded twice")
             self.finished[entry[0]] = tuple(entry[1:])
-        self.complete = len(self.finished) == n_subproblems
 
     def record(self, index, counts):
         """Record the counts of finished subproblem ``index``."""
@@ -104,29 +132,19 @@ class Checkpoint:
 
     def save(self):
         """Write the checkpoint: a temporary file beside it, flushed, then renamed over it."""
+        finished = [[i, *c] for i, c in sorted(self.finished.items())]
         data = {
             "format": FORMAT,
             "version": VERSION,
             "split": self.split,
-            "finished": [[i, *c] for i, c in sorted(self.finished.items())],
-            "complete": len(self.finished) == self.split.get("n_subproblems"),
+            "finished": finished,
+            "sha256": _checksum(self.split, finished),
+            "complete": self.complete,
             "updated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         }
-        directory = os.path.dirname(os.path.abspath(self.path))
-        fd, tmp = tempfile.mkstemp(prefix=".nqueens-checkpoint-", suffix=".tmp", dir=directory)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as file:
-                json.dump(data, file, separators=(",", ":"))
-                file.write("\n")
-                file.flush()
-                os.fsync(file.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        with atomic_file(self.path) as file:
+            json.dump(data, file, separators=(",", ":"))
+            file.write("\n")
 
 
 def _describe(split):

@@ -138,7 +138,7 @@ def main(argv=None):
     except (TypeError, ValueError) as exc:
         commands[args.command].error(str(exc))  # exits with status 2
     except KeyboardInterrupt as exc:
-        print(f"nqueens: {exc or 'interrupted'}", file=sys.stderr)
+        print(f"nqueens: {str(exc) or 'interrupted'}", file=sys.stderr)
         return 130
     except MemoryError as exc:
         print(f"nqueens: out of memory: {exc}", file=sys.stderr)

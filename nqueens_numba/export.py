@@ -7,10 +7,10 @@ interrupted, so the target never holds a partial file.
 """
 import json
 import os
-import tempfile
 
 import numpy as np
 
+from ._files import atomic_file
 from .render import format_text, to_boards
 
 __all__ = ["FORMATS", "write_solutions"]
@@ -48,22 +48,8 @@ def write_solutions(target, chunks, n, fmt, total=None):
         raise ValueError("the npy format needs the number of solutions beforehand")
     if not isinstance(target, (str, bytes, os.PathLike)):
         return _write(target, chunks, n, fmt, total)
-    path = os.fspath(target)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".nqueens-", suffix=".tmp", dir=directory)
-    try:
-        mode = "wb" if FORMATS[fmt] else "w"
-        with os.fdopen(fd, mode, **({} if FORMATS[fmt] else {"encoding": "utf-8"})) as file:
-            written = _write(file, chunks, n, fmt, total)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with atomic_file(target, binary=FORMATS[fmt]) as file:
+        written = _write(file, chunks, n, fmt, total)
     return written
 
 

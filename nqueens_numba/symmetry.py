@@ -147,7 +147,7 @@ def _image(batch, inverse, element):
     out = inverse if use_inverse else batch
     if reverse:
         out = out[:, ::-1]
-    if complement:
+    if complement and batch.shape[1]:
         out = (batch.shape[1] - 1) - out
     return np.ascontiguousarray(out, dtype=batch.dtype)
 
@@ -213,11 +213,14 @@ def images(queens):
 
 def _all_images(batch):
     inverse = _inverse(batch)
-    return np.stack([_image(batch, inverse, e) for e in D4], axis=1)
+    return np.stack([_image(batch, inverse, e) for e in D4], axis=1).astype(batch.dtype,
+                                                                            copy=False)
 
 
 def _lex_less(a, b):
     """Row-wise ``a < b`` in lexicographic order, for arrays of shape (..., n)."""
+    if a.shape[-1] == 0:
+        return np.zeros(a.shape[:-1], dtype=bool)
     diff = a != b
     first = np.argmax(diff, axis=-1)
     any_diff = diff.any(axis=-1)
@@ -299,7 +302,8 @@ def orbit(queens):
            [2, 0, 3, 1]])
     """
     batch, single = _check_placements(queens)
-    out = [np.unique(imgs, axis=0) for imgs in _all_images(batch)]
+    out = [np.unique(imgs, axis=0).astype(batch.dtype, copy=False)
+           for imgs in _all_images(batch)]
     return out[0] if single else out
 
 
@@ -334,6 +338,7 @@ def canonical_form(queens):
     for j in range(1, len(D4)):
         smaller = _lex_less(imgs[:, j], best)
         best = np.where(smaller[:, None], imgs[:, j], best)
+    best = best.astype(batch.dtype, copy=False)
     return best[0] if single else best
 
 

@@ -14,7 +14,7 @@ import pytest
 
 import nqueens_numba as nq
 from nqueens_numba import _kernels, api, config
-from nqueens_numba.checkpoint import CheckpointError
+from nqueens_numba.checkpoint import CheckpointError, _checksum
 
 A000170 = {10: 724, 12: 14200, 13: 73712, 14: 365596, 15: 2279184}
 A002562 = {12: 1787, 13: 9233}
@@ -41,6 +41,13 @@ def test_every_prefix_depth_gives_the_same_total(method, depths):
 @pytest.mark.parametrize("depth", [2, 4, 8])
 def test_prefix_depth_fundamental(depth):
     assert nq.count_solutions(13, fundamental=True, prefix_depth=depth) == A002562[13]
+
+
+def test_prefix_depth_with_too_many_subproblems(monkeypatch):
+    monkeypatch.setattr(config, "MAX_SUBPROBLEMS", 1000)
+    with pytest.raises(ValueError, match="more than 1,000 subproblems"):
+        nq.count_solutions(12, method="halving", prefix_depth=6)
+    assert nq.count_solutions(12, method="halving") == A000170[12]  # the default stays under
 
 
 def test_prefix_depth_errors():
@@ -171,6 +178,7 @@ def test_resume_skips_recorded_subproblems(tmp_path, monkeypatch):
     data = json.loads(path.read_text())
     kept = data["finished"][: len(data["finished"]) // 3]
     data["finished"] = kept
+    data["sha256"] = _checksum(data["split"], kept)  # as a run stopped there would write
     path.write_text(json.dumps(data))
     seen = []
     original = _kernels._count_states
@@ -208,19 +216,74 @@ def test_damaged_checkpoint_is_refused(tmp_path, content):
     assert path.read_text() == content
 
 
-def test_tampered_entries_are_refused(tmp_path):
+@pytest.mark.parametrize("edit, message", [
+    (lambda f: f.__setitem__(0, [f[0][0], f[0][1] + 1]), "checksum"),
+    (lambda f: f.append(list(f[0])), "recorded twice"),
+    (lambda f: f.__setitem__(0, [10**9, 1]), "bad entry"),
+    (lambda f: f.__setitem__(0, [f[0][0], 2**64]), "bad entry"),
+    (lambda f: f.__setitem__(0, [f[0][0], -1]), "bad entry"),
+    (lambda f: f.__setitem__(0, [f[0][0], 1.5]), "bad entry"),
+])
+def test_tampered_entries_are_refused(tmp_path, edit, message):
     path = tmp_path / "run.json"
     nq.count_solutions(12, method="halving", checkpoint=path)
     data = json.loads(path.read_text())
-    data["finished"][0] = [data["split"]["n_subproblems"] + 5, 1]
+    edit(data["finished"])
+    if message != "checksum":
+        data["sha256"] = _checksum(data["split"], data["finished"])
     path.write_text(json.dumps(data))
-    with pytest.raises(CheckpointError, match="bad entry"):
+    before = path.read_bytes()
+    with pytest.raises(CheckpointError, match=message):
         nq.count_solutions(12, method="halving", checkpoint=path)
+    assert path.read_bytes() == before
 
 
-def test_missing_directory(tmp_path):
-    with pytest.raises(CheckpointError, match="does not exist"):
-        nq.count_solutions(12, checkpoint=tmp_path / "nowhere" / "run.json")
+def test_deeply_nested_file_is_refused(tmp_path):
+    path = tmp_path / "run.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(CheckpointError, match="damaged"):
+        nq.count_solutions(12, checkpoint=path)
+
+
+def test_unusable_checkpoint_paths_fail_at_once(tmp_path):
+    for bad, message in [("", "empty"), (tmp_path, "directory"),
+                         (tmp_path / "no" / "x.json", "does not exist")]:
+        with pytest.raises(CheckpointError, match=message):
+            nq.count_solutions(12, checkpoint=bad)
+    with pytest.raises(ValueError, match="checkpoint is not used"):
+        nq.count_solutions(5, fundamental=True, checkpoint=tmp_path / "x.json")
+
+
+def test_checkpoint_through_a_symlink_keeps_the_link_and_mode(tmp_path):
+    real = tmp_path / "real.json"
+    link = tmp_path / "link.json"
+    nq.count_solutions(12, method="halving", checkpoint=real)
+    os.chmod(real, 0o640)
+    link.symlink_to(real)
+    real.unlink()
+    nq.count_solutions(12, method="halving", checkpoint=link)
+    assert link.is_symlink() and real.exists()
+    assert json.loads(real.read_text())["complete"]
+    nq.count_solutions(12, method="halving", checkpoint=real)  # resumes from the target
+    os.chmod(real, 0o640)
+    nq.save_solutions(tmp_path / "s.npy", 6)
+    config_mode = os.stat(tmp_path / "s.npy").st_mode & 0o777
+    umask = os.umask(0)
+    os.umask(umask)
+    assert config_mode == 0o666 & ~umask
+
+
+def test_stale_temporaries_are_cleaned(tmp_path):
+    path = tmp_path / "run.json"
+    stale = tmp_path / ".run.json.abc123.tmp"
+    stale.write_text("left by kill -9")
+    nq.count_solutions(12, method="halving", checkpoint=path)
+    assert not stale.exists()
+
+
+def test_progress_leaves_no_thread():
+    nq.count_solutions(14, progress=True)
+    assert threading.active_count() == 1, threading.enumerate()
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")

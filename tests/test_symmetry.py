@@ -258,3 +258,19 @@ def test_invalid_element_and_types():
         nq.canonical_form([0.0, 1.0])
     with pytest.raises(ValueError):
         nq.compose("rot90", "nope")
+
+
+def test_empty_board():
+    empty = np.empty((1, 0), dtype=np.int8)
+    assert nq.is_canonical(empty).tolist() == [True]
+    assert nq.canonical_form([]).shape == (0,)
+    assert nq.transform(np.array([], np.uint8), "rot90").dtype == np.uint8
+    assert nq.orbit_size([]) == 1 and nq.stabilizer_order([]) == 8
+
+
+@pytest.mark.parametrize("dtype", ["<i8", ">i8", "u1", ">u2", "i2"])
+def test_dtype_is_kept(dtype):
+    q = np.array([1, 3, 0, 2], dtype=dtype)
+    for out in (nq.transform(q, "rot90"), nq.canonical_form(q), nq.images(q), nq.orbit(q),
+                nq.canonical_form(q[None, :])):
+        assert out.dtype == np.dtype(dtype)

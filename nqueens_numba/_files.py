@@ -1,0 +1,60 @@
+"""Atomic file replacement: write beside the target, then rename over it."""
+import glob
+import os
+import tempfile
+from contextlib import contextmanager
+
+__all__ = ["atomic_file", "remove_stale_temporaries"]
+
+
+def _temporary_prefix(path):
+    return "." + os.path.basename(path) + "."
+
+
+def _new_file_mode(path):
+    """The mode of ``path`` if it exists, else what ``open`` would give a new file."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+@contextmanager
+def atomic_file(path, binary=False):
+    """Open a temporary file beside ``path``; on success, flush it to disk and rename it.
+
+    The file keeps the mode of the file it replaces (or gets the default for a new one),
+    a symbolic link is followed (its target is replaced), and on any error or interruption
+    the temporary file is removed and ``path`` is left as it was.
+    """
+    target = os.path.realpath(os.fspath(path))
+    directory = os.path.dirname(target)
+    fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(target), suffix=".tmp", dir=directory)
+    try:
+        os.chmod(tmp, _new_file_mode(target))
+        mode, options = ("wb", {}) if binary else ("w", {"encoding": "utf-8"})
+        with os.fdopen(fd, mode, **options) as file:
+            yield file
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def remove_stale_temporaries(path):
+    """Remove temporary files that a killed writer of ``path`` left beside it."""
+    target = os.path.realpath(os.fspath(path))
+    pattern = os.path.join(glob.escape(os.path.dirname(target)),
+                           glob.escape(_temporary_prefix(target)) + "*.tmp")
+    for stale in glob.glob(pattern):
+        try:
+            os.unlink(stale)
+        except OSError:
+            pass
