@@ -14,6 +14,7 @@ from .api import (
     symmetry_classes,
 )
 from .checkpoint import CheckpointError
+from .huge import construct, find_solution
 from .render import format_board, format_text, to_boards
 from .symmetry import (
     D4,
@@ -49,6 +50,8 @@ __all__ = [
     "canonical_form",
     "is_canonical",
     "CheckpointError",
+    "construct",
+    "find_solution",
     "format_board",
     "format_text",
     "to_boards",

@@ -78,7 +78,7 @@ def _count_state(n, row, cols, diag, anti):
     if row >= n:
         return np.int64(1)
     if n - row <= TAIL_ROWS:
-        return _count_rows(n, row, cols, diag, anti)
+        return _count_rows(n, row, cols, diag, anti, np.full(n, full, dtype=np.int64))
     free = ~(cols | diag | anti) & full
     # ``sp`` is the stack depth: the queen being tried sits in row ``row + sp``. The children
     # of level ``top`` start the tail, which nested loops finish.
@@ -119,10 +119,13 @@ def _count_state(n, row, cols, diag, anti):
 
 
 @njit(**_JIT)
-def _count_rows(n, row, cols, diag, anti):
-    """``_count_state`` without the unrolled tail, for the last few rows of small boards."""
+def _count_rows(n, row, cols, diag, anti, allow):
+    """``_count_state`` without the unrolled tail, for the last few rows of small boards.
+
+    The queen of row ``r`` may stand only on the squares of ``allow[r]``.
+    """
     full = _full_mask(n)
-    free = ~(cols | diag | anti) & full
+    free = ~(cols | diag | anti) & full & allow[min(row, n - 1)]
     if row >= n - 1:
         if row >= n:
             return np.int64(1)
@@ -138,7 +141,7 @@ def _count_rows(n, row, cols, diag, anti):
             next_cols = cols | bit
             next_diag = (diag | bit) << 1
             next_anti = (anti | bit) >> 1
-            next_free = ~(next_cols | next_diag | next_anti) & full
+            next_free = ~(next_cols | next_diag | next_anti) & allow[row + sp + 1]
             if next_free != 0:
                 if sp == top:
                     count += 1
@@ -177,14 +180,81 @@ def _count_states(n, states, depth):
 
 
 @njit(**_JIT)
-def _enumerate_prefixes(n, depth, first_limit, max_states):
+def _count_masked_state(n, row, cols, diag, anti, allow):
+    """``_count_state`` on a constrained board: row ``r`` may use only ``allow[r]``.
+
+    ``allow`` (``(n,)`` int64 bitboards) encodes blocked squares, pre-placed queens (their row
+    allows only their square) and the squares those attack.
+    """
+    full = _full_mask(n)
+    if row >= n:
+        return np.int64(1)
+    if n - row <= TAIL_ROWS:
+        return _count_rows(n, row, cols, diag, anti, allow)
+    free = ~(cols | diag | anti) & allow[row]
+    top = n - TAIL_ROWS - 1 - row
+    tail = n - TAIL_ROWS
+    stack = np.empty((n, 4), dtype=np.int64)
+    sp = 0
+    count = np.int64(0)
+    while True:
+        if free != 0:
+            bit = free & -free
+            free ^= bit
+            next_cols = cols | bit
+            next_diag = (diag | bit) << 1
+            next_anti = (anti | bit) >> 1
+            if sp == top:
+                leaves, _ = _canonical_tail(next_cols, next_diag, next_anti, allow[tail],
+                                            allow[tail + 1], allow[tail + 2], allow[tail + 3],
+                                            0, 0, 0, 0)
+                count += leaves
+            else:
+                next_free = ~(next_cols | next_diag | next_anti) & allow[row + sp + 1]
+                if next_free != 0:
+                    stack[sp, 0] = free
+                    stack[sp, 1] = cols
+                    stack[sp, 2] = diag
+                    stack[sp, 3] = anti
+                    sp += 1
+                    cols = next_cols
+                    diag = next_diag
+                    anti = next_anti
+                    free = next_free
+        elif sp == 0:
+            break
+        else:
+            sp -= 1
+            free = stack[sp, 0]
+            cols = stack[sp, 1]
+            diag = stack[sp, 2]
+            anti = stack[sp, 3]
+    return count
+
+
+@njit(**_JIT)
+def _count_masked_states(n, states, depth, allow):
+    """``_count_states`` on a constrained board (see ``_count_masked_state``)."""
+    n_states = states.shape[0]
+    counts = np.zeros(n_states, dtype=np.int64)
+    for i in range(n_states):
+        counts[i] = _count_masked_state(n, depth, states[i, 0], states[i, 1], states[i, 2],
+                                        allow)
+    return counts
+
+
+@njit(**_JIT)
+def _enumerate_prefixes(n, depth, first_limit, allow, max_states):
     """All partial placements of the first ``depth`` rows, in lexicographic order.
 
-    The queen of row 0 is restricted to columns ``0 .. first_limit - 1`` (mirror-symmetry
-    halving passes ``(n + 1) // 2``). Prefixes whose next row has no free square are dropped,
-    except when ``depth == n`` (the prefix is then a solution). Requires ``1 <= depth <= n``.
+    The queen of row ``r`` may stand only on the squares of ``allow[r]`` (``(n,)`` int64
+    bitboards; all ones without constraints), and the queen of row 0 only in columns
+    ``0 .. first_limit - 1`` (mirror-symmetry halving passes ``(n + 1) // 2``). Prefixes whose
+    next row has no free square are dropped, except when ``depth == n`` (the prefix is then a
+    solution). Requires ``1 <= depth <= n``.
 
-    Returns ``states``, shape ``(n_states, 3 + depth)``, dtype ``int64``.
+    Returns ``(states, n_states)``: ``states`` of shape ``(n_states, 3 + depth)``, ``int64``;
+    when there are more than ``max_states``, empty, with the count where it stopped.
     """
     full = _full_mask(n)
     stack = np.empty((depth + 1, 4), dtype=np.int64)  # free, cols, diag, anti per row
@@ -193,7 +263,7 @@ def _enumerate_prefixes(n, depth, first_limit, max_states):
     # Pass 0 counts the prefixes, pass 1 writes them.
     for write in range(2):
         n_found = 0
-        stack[0, 0] = full & ((np.int64(1) << np.int64(first_limit)) - 1)
+        stack[0, 0] = full & allow[0] & ((np.int64(1) << np.int64(first_limit)) - 1)
         stack[0, 1] = 0
         stack[0, 2] = 0
         stack[0, 3] = 0
@@ -210,6 +280,8 @@ def _enumerate_prefixes(n, depth, first_limit, max_states):
             diag = (stack[d, 2] | bit) << 1
             anti = (stack[d, 3] | bit) >> 1
             next_free = ~(cols | diag | anti) & full
+            if d + 1 < n:
+                next_free &= allow[d + 1]
             if d + 1 == depth:
                 if next_free != 0 or depth == n:
                     if write:
@@ -309,7 +381,8 @@ def _fill_solutions(n, base, stack, queens, level, out, budget):
     room than that (with less, it falls back to the slower ``_fill_rows``).
     """
     if n - base <= TAIL_ROWS or out.shape[0] < TAIL_SOLUTIONS:
-        return _fill_rows(n, base, stack, queens, level, out, budget)
+        return _fill_rows(n, base, stack, queens, level, out, budget,
+                          np.full(n, _full_mask(n), dtype=np.int64))
     full = _full_mask(n)
     cap = out.shape[0]
     written = 0
@@ -375,16 +448,17 @@ def _fill_solutions(n, base, stack, queens, level, out, budget):
 
 
 @njit(**_JIT)
-def _fill_rows(n, base, stack, queens, level, out, budget):
-    """``_fill_solutions`` without the unrolled tail, for subproblems of few rows.
+def _fill_rows(n, base, stack, queens, level, out, budget, allow):
+    """``_fill_solutions`` without the unrolled tail, for subproblems of few rows and for
+    constrained boards: the queen of row ``r`` may stand only on the squares of
+    ``allow[r]`` (apply ``allow[base]`` to the cursor's first row yourself).
 
     Writes at most ``out.shape[0]`` rows (``int8``, ``out[k, row] == column``) and returns how
     many it wrote. It also returns after about ``budget`` squares tried, so that callers can
-    check for cancellation even where solutions are rare. The cursor (``stack``, ``queens``, ``level``, see ``_start_cursor``) is
-    updated in place so that the next call resumes where this one stopped; the search below
-    row ``base`` is exhausted once ``level[0] < base``.
+    check for cancellation even where solutions are rare. The cursor (``stack``, ``queens``,
+    ``level``, see ``_start_cursor``) is updated in place so that the next call resumes where
+    this one stopped; the search below row ``base`` is exhausted once ``level[0] < base``.
     """
-    full = _full_mask(n)
     cap = out.shape[0]
     last = n - 1
     written = 0
@@ -419,7 +493,7 @@ def _fill_rows(n, base, stack, queens, level, out, budget):
             next_cols = cols | bit
             next_diag = (diag | bit) << 1
             next_anti = (anti | bit) >> 1
-            next_free = ~(next_cols | next_diag | next_anti) & full
+            next_free = ~(next_cols | next_diag | next_anti) & allow[d + 1]
             if next_free != 0:
                 queens[d] = trailing_zeros(bit)
                 if d == top:
@@ -938,3 +1012,131 @@ def _mirror_rows(src, dst):
         row = k - 1 - i
         for j in range(n):
             dst[row, j] = m - src[i, j]
+
+
+# --------------------------------------------------------------------------- local search
+#
+# Min-conflicts repair over permutations (Minton et al. 1992; Sosic and Gu 1994): queens
+# stay in distinct rows and columns, and swaps of two rows' columns remove diagonal
+# conflicts. ``dn[r + c]`` and ``up[r - c + n - 1]`` count the queens on each anti-diagonal
+# and diagonal; a conflict is a pair of queens on one of them.
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _place(queens, dn, up, n, r, sign):
+    """Add (``sign=1``) or remove (``-1``) the queen of row ``r``; return the change in pairs."""
+    a = r + queens[r]
+    b = r - queens[r] + n - 1
+    if sign > 0:
+        change = dn[a] + up[b]
+        dn[a] += 1
+        up[b] += 1
+    else:
+        dn[a] -= 1
+        up[b] -= 1
+        change = -(dn[a] + up[b])
+    return change
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _attacked(queens, dn, up, n, r):
+    return dn[r + queens[r]] > 1 or up[r - queens[r] + n - 1] > 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _try_swap(queens, dn, up, n, i, j):
+    """Swap the columns of rows ``i`` and ``j`` if that lowers the conflicting pairs.
+
+    Returns the change (negative when the swap was kept, else 0).
+    """
+    change = _place(queens, dn, up, n, i, -1) + _place(queens, dn, up, n, j, -1)
+    queens[i], queens[j] = queens[j], queens[i]
+    change += _place(queens, dn, up, n, i, 1) + _place(queens, dn, up, n, j, 1)
+    if change < 0:
+        return change
+    _place(queens, dn, up, n, i, -1)
+    _place(queens, dn, up, n, j, -1)
+    queens[i], queens[j] = queens[j], queens[i]
+    _place(queens, dn, up, n, i, 1)
+    _place(queens, dn, up, n, j, 1)
+    return np.int64(0)
+
+
+@njit(**_JIT)
+def _min_conflicts(queens, free_rows, seed, max_steps):
+    """Repair ``queens`` (a permutation, int64) into a solution by min-conflicts swaps.
+
+    Only rows listed in ``free_rows`` move. First a greedy pass puts each free row, in
+    random order, on a free column that adds no conflict when a few random tries find one
+    (Sosic and Gu's initial placement); then queens under attack swap columns with random
+    free rows while that lowers the number of conflicting pairs. Deterministic for a given
+    ``seed``. Returns the steps used (swap tries), or -1 when ``max_steps`` ran out.
+    """
+    np.random.seed(seed)
+    n = queens.shape[0]
+    m = free_rows.shape[0]
+    dn = np.zeros(2 * n - 1, dtype=np.int64)
+    up = np.zeros(2 * n - 1, dtype=np.int64)
+    is_free = np.zeros(n, dtype=np.bool_)
+    for k in range(m):
+        is_free[free_rows[k]] = True
+    for r in range(n):
+        if not is_free[r]:
+            _place(queens, dn, up, n, r, 1)
+    # Greedy placement: row free_rows[k] takes a conflict-free column among those left.
+    order = free_rows.copy()
+    np.random.shuffle(order)
+    pairs = np.int64(0)
+    for k in range(m):
+        r = order[k]
+        best_row = r
+        for _ in range(256):  # nearly always a few tries; many only near the end
+            j = order[k + np.random.randint(0, m - k)]
+            queens[r], queens[j] = queens[j], queens[r]
+            if dn[r + queens[r]] == 0 and up[r - queens[r] + n - 1] == 0:
+                best_row = j
+                queens[r], queens[j] = queens[j], queens[r]
+                break
+            queens[r], queens[j] = queens[j], queens[r]
+        queens[r], queens[best_row] = queens[best_row], queens[r]
+        pairs += _place(queens, dn, up, n, r, 1)
+    # Repair: each sweep lists the attacked queens, and each of them tries random rows to
+    # swap with until a swap lowers the conflicts. Three sweeps in a row that lower nothing
+    # (a local minimum, common on small boards) are followed by one random swap of an
+    # attacked queen, kept whatever it does.
+    attacked = np.empty(m, dtype=np.int64)
+    steps = 0
+    stalled = 0
+    while pairs > 0:
+        n_attacked = 0
+        for k in range(m):
+            if _attacked(queens, dn, up, n, free_rows[k]):
+                attacked[n_attacked] = free_rows[k]
+                n_attacked += 1
+        improved = False
+        for k in range(n_attacked):
+            r = attacked[k]
+            for _ in range(64):
+                if not _attacked(queens, dn, up, n, r):
+                    break
+                if steps >= max_steps:
+                    return -1
+                steps += 1
+                j = free_rows[np.random.randint(0, m)]
+                if j != r:
+                    change = _try_swap(queens, dn, up, n, r, j)
+                    if change < 0:
+                        pairs += change
+                        improved = True
+                        break
+            if pairs == 0:
+                break
+        stalled = 0 if improved else stalled + 1
+        if stalled >= 3 and m > 1 and n_attacked > 0:
+            stalled = 0
+            r = attacked[np.random.randint(0, n_attacked)]
+            j = free_rows[np.random.randint(0, m)]
+            pairs += _place(queens, dn, up, n, r, -1) + _place(queens, dn, up, n, j, -1)
+            queens[r], queens[j] = queens[j], queens[r]
+            pairs += _place(queens, dn, up, n, r, 1) + _place(queens, dn, up, n, j, 1)
+    return steps

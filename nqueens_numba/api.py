@@ -11,6 +11,7 @@ import numba
 import numpy as np
 
 from . import _kernels, _runner, config, export, symmetry
+from .constraints import check_constraints
 from .render import to_boards
 
 __all__ = [
@@ -142,6 +143,11 @@ def _split_target(n, n_threads):
     return min(max(config.TASKS_PER_THREAD * n_threads, by_size), config.MAX_SUBPROBLEMS)
 
 
+def _no_constraints(n):
+    """Per-row allowed squares of an unconstrained board: ``(n,)`` int64, all ones."""
+    return np.full(max(n, 1), (1 << n) - 1 if n < 64 else -1, dtype=np.int64)
+
+
 def _prefix_states(enumerate_kernel, n, depth, *args):
     """The prefix states of ``depth`` rows; ``ValueError`` past ``config.MAX_SUBPROBLEMS``."""
     states, found = enumerate_kernel(n, depth, *args, config.MAX_SUBPROBLEMS)
@@ -201,7 +207,8 @@ def _split(n, n_threads, prefix_depth=None):
     low, high = _depth_range(n, "halving")
 
     def enumerate_depth(depth):
-        return _prefix_states(_kernels._enumerate_prefixes, n, depth, (n + 1) // 2)
+        return _prefix_states(_kernels._enumerate_prefixes, n, depth, (n + 1) // 2,
+                              _no_constraints(n))
 
     if prefix_depth is not None:
         return enumerate_depth(prefix_depth), prefix_depth
@@ -285,11 +292,52 @@ def _checkpoint_depth(checkpoint, n, method):
     return None
 
 
+def _constrained_split(n, n_threads, cons, prefix_depth=None, halving=True):
+    """Subproblems of a constrained board: ``(states, depth, halved)``.
+
+    Mirror halving applies when the constraints look the same in a left-right mirror
+    (``halving`` asks for it); otherwise every first-row column is searched.
+    """
+    halved = halving and cons.mirror_symmetric
+    first_limit = (n + 1) // 2 if halved else n
+
+    def enumerate_depth(depth):
+        return _prefix_states(_kernels._enumerate_prefixes, n, depth, first_limit, cons.allow)
+
+    if prefix_depth is not None:
+        return enumerate_depth(prefix_depth), prefix_depth, halved
+    low, high = _depth_range(n, "halving")
+    states, depth = _grow_split(enumerate_depth, low, min(high, config.MAX_SPLIT_DEPTH),
+                                _split_target(n, n_threads))
+    return states, depth, halved
+
+
+def _count_constrained(n, n_threads, cons, prefix_depth=None, progress=False,
+                       checkpoint=None):
+    """Total count of the solutions that satisfy ``cons`` (kernel ``_count_masked_states``)."""
+    if n == 0:
+        return 1
+    states, depth, halved = _constrained_split(n, n_threads, cons, prefix_depth)
+    split = None
+    if checkpoint is not None:
+        split = _runner.split_id(n, "halving", depth, states)
+        split["constraints_sha256"] = cons.sha256
+
+    def kernel(n_, batch, depth_):
+        return _kernels._count_masked_states(n_, batch, depth_, cons.allow)
+
+    counts = _runner.run_subproblems(kernel, n, states, depth, 1, n_threads, progress=progress,
+                                     checkpoint=checkpoint, split=split, direct=_is_small(n),
+                                     label="count")[:, 0]
+    weights = _mirror_weights(n, states[:, 3]) if halved else np.ones(len(states), np.int64)
+    return sum(int(w) * int(c) for w, c in zip(weights, counts))
+
+
 # --------------------------------------------------------------------------- counting
 
 
 def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix_depth=None,
-                    progress=False, checkpoint=None):
+                    progress=False, checkpoint=None, preplaced=None, blocked=None):
     """Total number of solutions of the n-queens problem (OEIS A000170), or of fundamental ones.
 
     Two explicit-stack depth-first searches over ``int64`` bitboards:
@@ -336,6 +384,15 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         every ``config.CHECKPOINT_SECONDS`` and at the end), and resume from it: calling
         again with the same file skips the recorded subproblems and returns the same result.
         One run per file at a time.
+    preplaced : mapping of int to int, or array_like of int, shape (n,), optional
+        Queens placed beforehand: ``{row: column}``, or ``queens[row] == column`` with -1 for
+        free rows. Only completions are counted (the n-queens completion problem).
+    blocked : array_like of bool, shape (n, n), optional
+        True on the squares no queen may stand on.
+
+        With ``preplaced`` or ``blocked`` the constrained kernel ``_count_masked_states``
+        runs; mirror halving is used when the constraints look the same in a left-right
+        mirror, and the symmetric method (and ``fundamental``) does not apply.
 
     Returns
     -------
@@ -350,7 +407,10 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     ValueError
         If ``n`` is outside ``0..63``, ``n_threads`` outside ``1..NUMBA_NUM_THREADS``,
         ``method`` unknown, ``fundamental=True`` with ``method="halving"``, or
-        ``prefix_depth`` outside its range.
+        ``prefix_depth`` outside its range; for pre-placed queens off the board, on a
+        blocked square or attacking each other (named in the message), a ``blocked`` of the
+        wrong shape, or constraints with ``method="symmetric"`` or ``fundamental=True``.
+        ``TypeError`` for a ``blocked`` that is not boolean or non-integer queens.
     nqueens_numba.checkpoint.CheckpointError
         (a ``ValueError``) If ``checkpoint`` is damaged or was written for another count;
         the file is left unchanged.
@@ -372,11 +432,16 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
        https://oeis.org/A002562
     .. [3] J. R. Bitner and E. M. Reingold, "Backtrack programming techniques",
        Communications of the ACM 18 (11), 1975.
+    .. [4] I. P. Gent, C. Jefferson and P. Nightingale, "Complexity of n-Queens
+       Completion", Journal of Artificial Intelligence Research 59 (2017) 815-848: counting
+       completions is #P-complete.
 
     Examples
     --------
     >>> count_solutions(8)
     92
+    >>> count_solutions(8, preplaced={0: 0})
+    4
     >>> count_solutions(8, fundamental=True)
     12
     >>> [count_solutions(n) for n in range(7)]
@@ -396,6 +461,13 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
                          "does not classify solutions by orbit")
     if checkpoint is not None:
         checkpoint = os.fspath(checkpoint)
+    cons = check_constraints(n, preplaced, blocked)
+    if cons is not None:
+        if fundamental or method == "symmetric":
+            raise ValueError("pre-placed queens and blocked squares need method='halving' (or "
+                             "None): the symmetric search and fundamental counts assume the "
+                             "whole board")
+        method = "halving"
     if method is None:
         method = "symmetric" if (fundamental or n >= config.SYMMETRIC_MIN_N) else "halving"
     prefix_depth = _check_prefix_depth(prefix_depth, n, method)
@@ -406,6 +478,8 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         return 1
     if prefix_depth is None:
         prefix_depth = _checkpoint_depth(checkpoint, n, method)
+    if cons is not None:
+        return _count_constrained(n, n_threads, cons, prefix_depth, progress, checkpoint)
     if method == "symmetric":
         orbits = _orbit_counts(n, n_threads, prefix_depth, progress, checkpoint)
         if fundamental:
@@ -557,11 +631,19 @@ def first_row_counts(n, *, n_threads=None):
 # --------------------------------------------------------------------------- enumeration
 
 
-def _state_blocks(n, state, depth, stop, first_rows, max_rows):
+def _fill(n, base, stack, queens, level, out, allow):
+    """One call of the enumeration kernel: constrained (``allow``) or not (``None``)."""
+    if allow is None:
+        return _kernels._fill_solutions(n, base, stack, queens, level, out, config.STEP_BUDGET)
+    return _kernels._fill_rows(n, base, stack, queens, level, out, config.STEP_BUDGET, allow)
+
+
+def _state_blocks(n, state, depth, stop, first_rows, max_rows, allow=None):
     """The solutions of one subproblem, in order, as ``(k, n)`` int8 blocks (a generator).
 
     Blocks start at ``first_rows`` rows and double up to ``max_rows``; the search stops
-    between two kernel calls once ``stop`` is set.
+    between two kernel calls once ``stop`` is set. ``allow`` (optional) holds the squares each
+    row may use.
     """
     if depth == n:  # the prefix is a complete solution
         yield state[None, 3:].astype(np.int8)
@@ -570,6 +652,8 @@ def _state_blocks(n, state, depth, stop, first_rows, max_rows):
     queens = np.empty(n, dtype=np.int8)
     level = np.empty(1, dtype=np.int64)
     _kernels._start_cursor(n, state, depth, stack, queens, level)
+    if allow is not None:
+        stack[depth, 0] &= allow[depth]
     rows = max(min(first_rows, max_rows), _kernels.TAIL_SOLUTIONS)
     block = np.empty((rows, n), dtype=np.int8)
     filled = 0
@@ -579,8 +663,7 @@ def _state_blocks(n, state, depth, stop, first_rows, max_rows):
             rows = max(min(2 * rows, max_rows), _kernels.TAIL_SOLUTIONS)
             block = np.empty((rows, n), dtype=np.int8)
             filled = 0
-        filled += _kernels._fill_solutions(n, depth, stack, queens, level, block[filled:],
-                                           config.STEP_BUDGET)
+        filled += _fill(n, depth, stack, queens, level, block[filled:], allow)
     if filled:
         yield block[:filled]
 
@@ -601,15 +684,15 @@ def _put(q, item, stop):
 
 def _ordered_blocks(n, states, depth, n_threads, window_per_thread,
                     first_rows=config.FIRST_BLOCK_ROWS, max_rows=config.MAX_BLOCK_ROWS,
-                    queued_blocks=0):
+                    queued_blocks=0, allow=None):
     """Yield ``(i, block)`` for every subproblem ``i`` in order, enumerated in parallel.
 
     Subproblems run on ``n_threads`` Python threads (the kernels release the GIL); at most
     ``window_per_thread * n_threads`` are started ahead of the one being consumed, and each
     passes its blocks through a queue of ``queued_blocks`` (0: unbounded): the one being
     consumed streams (however many solutions it has), the others wait when their queue is
-    full, so that memory stays bounded. Closing the generator cancels what has not started and stops the
-    running ones at their next block.
+    full, so that memory stays bounded. Closing the generator cancels what has not started
+    and stops the running ones at their next block. ``allow``: see :func:`_state_blocks`.
     """
     stop = threading.Event()
     window = window_per_thread * n_threads
@@ -617,7 +700,8 @@ def _ordered_blocks(n, states, depth, n_threads, window_per_thread,
 
     def produce(i, blocks):
         try:
-            for block in _state_blocks(n, states[i], depth, stop, first_rows, max_rows):
+            for block in _state_blocks(n, states[i], depth, stop, first_rows, max_rows,
+                                       allow):
                 if not _put(blocks, block, stop):
                     return
         except BaseException as exc:  # handed to the consumer, which raises it
@@ -694,12 +778,32 @@ def _solve_all(n, n_threads):
     return out
 
 
-def _solve_first(n, limit):
+def _solve_constrained(n, n_threads, cons, count):
+    """The ``count`` solutions satisfying ``cons``, in lexicographic order."""
+    out = np.empty((count, n), dtype=np.int8)
+    states, depth, _ = _constrained_split(n, n_threads, cons, halving=False)
+    pos = 0
+    for _, block in _ordered_blocks(n, states, depth, n_threads,
+                                    config.SOLVE_WINDOW_PER_THREAD, allow=cons.allow):
+        if pos + len(block) > count:
+            raise RuntimeError(f"the constrained enumeration found more than {count} "
+                               f"solutions")
+        out[pos:pos + len(block)] = block
+        pos += len(block)
+    if pos != count:
+        raise RuntimeError(f"the constrained enumeration found {pos} solutions, counted "
+                           f"{count}")
+    return out
+
+
+def _solve_first(n, limit, cons=None):
     """The first ``limit`` solutions in lexicographic order, by a serial search.
 
     Fills blocks of at most ``MAX_BLOCK_ROWS`` rows, so that memory grows with the solutions
     found rather than with ``limit``, and the search can be interrupted between blocks.
+    ``cons``: the constraints, if any.
     """
+    allow = None if cons is None else cons.allow
     total = _known_total(n)
     rows = limit if total is None else min(limit, total)
     if rows == 0 or n == 0:
@@ -708,6 +812,8 @@ def _solve_first(n, limit):
     queens = np.empty(n, dtype=np.int8)
     level = np.empty(1, dtype=np.int64)
     _kernels._start_cursor(n, np.zeros(3, dtype=np.int64), 0, stack, queens, level)
+    if allow is not None:
+        stack[0, 0] &= allow[0]
     blocks = []
     found = 0
     while found < rows and level[0] >= 0:
@@ -715,8 +821,7 @@ def _solve_first(n, limit):
         block = np.empty((max(want, _kernels.TAIL_SOLUTIONS), n), dtype=np.int8)
         filled = 0
         while filled < want and level[0] >= 0:
-            filled += _kernels._fill_solutions(n, 0, stack, queens, level, block[filled:],
-                                               config.STEP_BUDGET)
+            filled += _fill(n, 0, stack, queens, level, block[filled:], allow)
         filled = min(filled, want)
         blocks.append(block[:filled])
         found += filled
@@ -725,7 +830,7 @@ def _solve_first(n, limit):
     return np.concatenate(blocks) if blocks else np.empty((0, n), dtype=np.int8)
 
 
-def solve(n, *, limit=None, n_threads=None, max_bytes=None):
+def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blocked=None):
     """All solutions of the n-queens problem, in lexicographic order.
 
     Subproblems of a prefix split (left half of the first row only) are enumerated in
@@ -746,6 +851,9 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None):
         Largest result (bytes) to allocate; by default 80 % of the memory available when
         called (``config.MEMORY_FRACTION``). Checked before any allocation, from the
         tabulated totals (OEIS A000170, n <= 27) and ``limit``.
+    preplaced, blocked : optional
+        Constraints, as in :func:`count_solutions`: only their completions are returned
+        (counted first, to size the result), by the constrained kernel ``_fill_rows``.
 
     Returns
     -------
@@ -789,7 +897,15 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None):
     limit = _check_limit(limit)
     n_threads = _check_threads(n_threads)
     max_bytes = _check_max_bytes(max_bytes)
+    cons = check_constraints(n, preplaced, blocked)
     total = _known_total(n)
+    if cons is not None and n > 0:
+        if limit is not None:
+            _check_result_size(n, limit if total is None else min(limit, total), max_bytes)
+            return _solve_first(n, limit, cons)
+        count = _count_constrained(n, n_threads, cons)
+        _check_result_size(n, count, max_bytes)
+        return _solve_constrained(n, n_threads, cons, count)
     if limit is not None:
         _check_result_size(n, limit if total is None else min(limit, total), max_bytes)
         return _solve_first(n, limit)
@@ -800,12 +916,12 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None):
     return _solve_all(n, n_threads)
 
 
-def boards(n, *, limit=None, n_threads=None, max_bytes=None):
+def boards(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blocked=None):
     """All solutions as boards of ``'Q'`` and ``'.'`` rows (LeetCode 51, "N-Queens").
 
     Parameters
     ----------
-    n, limit, n_threads, max_bytes
+    n, limit, n_threads, max_bytes, preplaced, blocked
         As in :func:`solve` (``max_bytes`` bounds the solution array, not the strings).
 
     Returns
@@ -828,7 +944,8 @@ def boards(n, *, limit=None, n_threads=None, max_bytes=None):
     >>> boards(4)
     [['.Q..', '...Q', 'Q...', '..Q.'], ['..Q.', 'Q...', '...Q', '.Q..']]
     """
-    return to_boards(solve(n, limit=limit, n_threads=n_threads, max_bytes=max_bytes))
+    return to_boards(solve(n, limit=limit, n_threads=n_threads, max_bytes=max_bytes,
+                           preplaced=preplaced, blocked=blocked))
 
 
 # --------------------------------------------------------------------------- streaming
@@ -842,7 +959,7 @@ def _check_chunk_size(chunk_size):
     return chunk_size
 
 
-def _stream_split(n, n_threads, chunk_size):
+def _stream_split(n, n_threads, chunk_size, allow):
     """Subproblems of the full search (every first-row column), for streaming in order.
 
     Small enough that the subproblems buffered ahead of the one being consumed (about
@@ -855,12 +972,12 @@ def _stream_split(n, n_threads, chunk_size):
         target = min(max(target, -(-total // per)), config.MAX_SUBPROBLEMS)
 
     def enumerate_depth(depth):
-        return _prefix_states(_kernels._enumerate_prefixes, n, depth, n)
+        return _prefix_states(_kernels._enumerate_prefixes, n, depth, n, allow)
 
     return _grow_split(enumerate_depth, 1, max(1, min(n - 1, config.MAX_SPLIT_DEPTH)), target)
 
 
-def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None):
+def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, blocked=None):
     """Stream all solutions in lexicographic order, in chunks of at most ``chunk_size``.
 
     The search is split into subproblems by pre-placing the first rows; a pool of
@@ -881,6 +998,8 @@ def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None):
         Most rows per chunk (default one million: ``16 * 10**6`` bytes for ``n = 16``).
     n_threads : int, optional
         Threads, ``1 .. numba.config.NUMBA_NUM_THREADS``; all by default.
+    preplaced, blocked : optional
+        Constraints, as in :func:`count_solutions`: only their completions are streamed.
 
     Yields
     ------
@@ -911,14 +1030,16 @@ def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None):
     n = _check_n(n)
     chunk_size = _check_chunk_size(chunk_size)
     n_threads = _check_threads(n_threads)
-    return _iter_solutions(n, chunk_size, n_threads)
+    cons = check_constraints(n, preplaced, blocked)
+    return _iter_solutions(n, chunk_size, n_threads, cons)
 
 
-def _iter_solutions(n, chunk_size, n_threads):
+def _iter_solutions(n, chunk_size, n_threads, cons=None):
     if n == 0:
         yield np.empty((1, 0), dtype=np.int8)
         return
-    remaining = _known_total(n)
+    allow = None if cons is None else cons.allow
+    remaining = _known_total(n) if cons is None else None
 
     def new_chunk():
         rows = chunk_size if remaining is None else max(1, min(chunk_size, remaining))
@@ -926,13 +1047,14 @@ def _iter_solutions(n, chunk_size, n_threads):
 
     chunk = new_chunk()
     filled = 0
-    states, depth = _stream_split(n, n_threads, chunk_size)
+    states, depth = _stream_split(n, n_threads, chunk_size,
+                                  _no_constraints(n) if allow is None else allow)
     # Blocks of a quarter chunk (subproblems hold about that much): the subproblems started
     # ahead hold a few chunks in all.
     max_rows = min(config.MAX_BLOCK_ROWS,
                    max(chunk_size // config.WINDOW_PER_THREAD, _kernels.TAIL_SOLUTIONS))
     for _, block in _ordered_blocks(n, states, depth, n_threads, config.WINDOW_PER_THREAD,
-                                    max_rows, max_rows, config.QUEUED_BLOCKS):
+                                    max_rows, max_rows, config.QUEUED_BLOCKS, allow):
         pos = 0
         while pos < len(block):
             take = min(len(block) - pos, len(chunk) - filled)
@@ -949,7 +1071,8 @@ def _iter_solutions(n, chunk_size, n_threads):
         yield chunk[:filled].copy() if filled < len(chunk) // 2 else chunk[:filled]
 
 
-def save_solutions(path_or_file, n, *, format="npy", chunk_size=1_000_000, n_threads=None):
+def save_solutions(path_or_file, n, *, format="npy", chunk_size=1_000_000, n_threads=None,
+                   preplaced=None, blocked=None):
     """Write all solutions to a file, streaming them chunk by chunk.
 
     Parameters
@@ -967,7 +1090,7 @@ def save_solutions(path_or_file, n, *, format="npy", chunk_size=1_000_000, n_thr
         ``"text"``: the boards of ``nqueens solve`` (``n`` lines of ``.``/``Q`` and a blank
         line each); ``"json"``: the LeetCode 51 list of boards; ``"csv"``: one solution per
         line, the columns of rows ``0 .. n-1`` separated by commas.
-    chunk_size, n_threads
+    chunk_size, n_threads, preplaced, blocked
         As in :func:`iter_solutions`.
 
     Returns
@@ -995,12 +1118,15 @@ def save_solutions(path_or_file, n, *, format="npy", chunk_size=1_000_000, n_thr
     >>> json.loads(out.getvalue())
     [['.Q..', '...Q', 'Q...', '..Q.'], ['..Q.', 'Q...', '...Q', '.Q..']]
     """
-    chunks = iter_solutions(n, chunk_size=chunk_size, n_threads=n_threads)
+    chunks = iter_solutions(n, chunk_size=chunk_size, n_threads=n_threads,
+                            preplaced=preplaced, blocked=blocked)
     if format not in export.FORMATS:
         raise ValueError(f"format must be one of {', '.join(map(repr, export.FORMATS))}, "
                          f"got {format!r}")
     n = _check_n(n)
     total = _known_total(n)
+    if format == "npy" and (preplaced is not None or blocked is not None):
+        total = count_solutions(n, n_threads=n_threads, preplaced=preplaced, blocked=blocked)
     if format == "npy" and total is None:
         raise MemoryError(f"n={n} has more than {config.A000170[-1]:.3g} solutions: too many "
                           f"for a file")

@@ -1,9 +1,12 @@
-"""Command line: ``nqueens count N`` and ``nqueens solve N``."""
+"""Command line: ``nqueens count|solve|construct|find N``."""
 import argparse
 import os
 import sys
 
-from . import __version__, api, config, export
+import numpy as np
+
+from . import __version__, api, config, export, huge
+from ._files import atomic_file
 
 #: Solutions formatted per write when printing or saving them.
 _PRINT_CHUNK = 10_000
@@ -27,9 +30,19 @@ def _parser():
         "--threads", "-t", type=int, default=None, metavar="T",
         help="threads to use, 1..NUMBA_NUM_THREADS (default: all)",
     )
+    preplace = argparse.ArgumentParser(add_help=False)
+    preplace.add_argument(
+        "--preplace", "-p", type=_parse_preplace, default=None, metavar="R:C,...",
+        help="queens placed beforehand, as row:column pairs (0-based), e.g. 0:3,5:1",
+    )
+    constraints = argparse.ArgumentParser(add_help=False, parents=[preplace])
+    constraints.add_argument(
+        "--blocked", metavar="FILE.npy", default=None,
+        help="an N x N boolean .npy array, True on the squares no queen may stand on",
+    )
 
     count = sub.add_parser(
-        "count", parents=[threads],
+        "count", parents=[threads, constraints],
         help="print the total number of solutions (OEIS A000170)",
         description="Print the total number of solutions of the N-queens problem "
         "(OEIS A000170).",
@@ -65,7 +78,7 @@ def _parser():
     )
 
     solve = sub.add_parser(
-        "solve", parents=[threads],
+        "solve", parents=[threads, constraints],
         help="print the solutions as boards",
         description="Print the solutions in lexicographic order. Text: N lines of '.' and "
         "'Q' per board and a blank line after each. JSON: the LeetCode 51 list of boards, "
@@ -86,14 +99,73 @@ def _parser():
         help="write to FILE (atomically: FILE appears only when complete) instead of "
         "standard output",
     )
-    return parser, {"count": count, "solve": solve}
+    output = argparse.ArgumentParser(add_help=False)
+    output.add_argument(
+        "--output", "-o", metavar="FILE.npy", default=None,
+        help="save the solution as a NumPy .npy array instead of printing its columns",
+    )
+    construct = sub.add_parser(
+        "construct", parents=[output],
+        help="print one solution of any size, by an explicit construction",
+        description="Print one solution for any N >= 4 (and N = 1), written down in O(N) by "
+        "the classic explicit construction: the column of the queen of each row, space "
+        "separated.",
+    )
+    construct.add_argument("n", type=int, metavar="N", help=f"board order, 0..{huge.MAX_HUGE_N}")
+    find = sub.add_parser(
+        "find", parents=[preplace, output],
+        help="print one solution that keeps pre-placed queens (local search)",
+        description="Find one solution keeping the --preplace queens by min-conflicts "
+        "local search, and print the column of the queen of each row.",
+    )
+    find.add_argument("n", type=int, metavar="N", help=f"board order, 1..{huge.MAX_HUGE_N}")
+    find.add_argument("--seed", "-s", type=int, default=None, metavar="S",
+                      help="seed of the search (the same seed gives the same solution)")
+    find.add_argument("--max-steps", type=int, default=None, metavar="K",
+                      help="swap tries before giving up (default: 50 N + 10^6)")
+    return parser, {"count": count, "solve": solve, "construct": construct, "find": find}
 
 
-def _solution_chunks(args):
+def _parse_preplace(text):
+    """``"0:3,5:1"`` -> ``{0: 3, 5: 1}``."""
+    placed = {}
+    for item in filter(None, text.split(",")):
+        try:
+            row, col = (int(v) for v in item.split(":"))
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected row:column pairs such as 0:3,5:1, got {item!r}") from None
+        if row in placed:
+            raise argparse.ArgumentTypeError(f"row {row} is pre-placed twice")
+        placed[row] = col
+    return placed
+
+
+def _load_blocked(path):
+    if path is None:
+        return None
+    try:
+        return np.load(path, allow_pickle=False)
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"cannot read --blocked {path!r}: {exc}") from None
+
+
+def _write_queens(queens, args, out):
+    """Print the columns of one solution, or save them with ``--output``."""
+    if args.output is None:
+        out.write(" ".join(map(str, queens.tolist())) + "\n")
+    else:
+        with atomic_file(args.output, binary=True) as file:
+            np.save(file, queens)
+
+
+def _solution_chunks(args, blocked):
     """The solutions to print or save, as chunks of at most ``_PRINT_CHUNK`` rows."""
     if args.limit is None:
-        return api.iter_solutions(args.n, chunk_size=_PRINT_CHUNK, n_threads=args.threads)
-    solutions = api.solve(args.n, limit=args.limit, n_threads=args.threads)
+        return api.iter_solutions(args.n, chunk_size=_PRINT_CHUNK, n_threads=args.threads,
+                                  preplaced=args.preplace, blocked=blocked)
+    solutions = api.solve(args.n, limit=args.limit, n_threads=args.threads,
+                          preplaced=args.preplace, blocked=blocked)
     return (solutions[i:i + _PRINT_CHUNK] for i in range(0, len(solutions), _PRINT_CHUNK))
 
 
@@ -101,12 +173,16 @@ def _solve_command(args, out):
     """``nqueens solve``: stream the solutions to ``out`` or to ``--output``."""
     if args.format == "npy" and args.output is None:
         raise ValueError("--format npy writes a binary file: give it with --output FILE")
+    blocked = _load_blocked(args.blocked)
     if args.limit is None and args.output is not None:
         api.save_solutions(args.output, args.n, format=args.format, chunk_size=_PRINT_CHUNK,
-                           n_threads=args.threads)
+                           n_threads=args.threads, preplaced=args.preplace, blocked=blocked)
         return
-    chunks = _solution_chunks(args)
-    total = min(args.limit, api.count_solutions(args.n)) if args.format == "npy" else None
+    chunks = _solution_chunks(args, blocked)
+    total = None
+    if args.format == "npy":
+        total = min(args.limit, api.count_solutions(args.n, preplaced=args.preplace,
+                                                     blocked=blocked))
     export.write_solutions(out if args.output is None else args.output, chunks, args.n,
                            args.format, total)
 
@@ -128,12 +204,18 @@ def main(argv=None):
                 total = api.count_solutions(
                     args.n, n_threads=args.threads, method=args.method,
                     fundamental=args.fundamental, prefix_depth=args.prefix_depth,
-                    progress=args.progress, checkpoint=args.checkpoint)
+                    progress=args.progress, checkpoint=args.checkpoint,
+                    preplaced=args.preplace, blocked=_load_blocked(args.blocked))
             finally:
                 config.CHECKPOINT_SECONDS = saved_every
             out.write(f"{total}\n")
-        else:
+        elif args.command == "solve":
             _solve_command(args, out)
+        elif args.command == "construct":
+            _write_queens(huge.construct(args.n), args, out)
+        else:
+            _write_queens(huge.find_solution(args.n, preplaced=args.preplace, seed=args.seed,
+                                             max_steps=args.max_steps), args, out)
         out.flush()
     except (TypeError, ValueError) as exc:
         commands[args.command].error(str(exc))  # exits with status 2
@@ -142,6 +224,9 @@ def main(argv=None):
         return 130
     except MemoryError as exc:
         print(f"nqueens: out of memory: {exc}", file=sys.stderr)
+        return 1
+    except RuntimeError as exc:
+        print(f"nqueens: {exc}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         # The reader closed the pipe (``nqueens solve 12 | head``): stop quietly.

@@ -86,3 +86,16 @@ def canonical_naive(queens):
 def orbit_size_naive(queens):
     """Number of distinct images of a placement."""
     return len(set(all_images_naive(queens)))
+
+
+def solutions_with_constraints(n, preplaced=None, blocked=None):
+    """Solutions that keep ``preplaced`` ({row: col}) and avoid ``blocked`` (n <= 8)."""
+    preplaced = preplaced or {}
+    out = []
+    for q in solutions_by_permutations(n):
+        if any(q[r] != c for r, c in preplaced.items()):
+            continue
+        if blocked is not None and any(blocked[r][q[r]] for r in range(n)):
+            continue
+        out.append(q)
+    return out

@@ -1,0 +1,153 @@
+"""Pre-placed queens and blocked squares (the n-queens completion problem)."""
+import json
+
+import numpy as np
+import pytest
+
+import nqueens_numba as nq
+from nqueens_numba.cli import main
+
+from naive import as_array, solutions_with_constraints
+
+A000170 = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200]
+
+
+@pytest.mark.parametrize("n", range(1, 13))
+def test_first_row_preplaced_sums_to_the_total(n):
+    counts = [nq.count_solutions(n, preplaced={0: c}) for c in range(n)]
+    assert sum(counts) == A000170[n]
+    np.testing.assert_array_equal(counts, nq.first_row_counts(n))
+
+
+@pytest.mark.parametrize("n", [4, 5, 6, 7, 8])
+def test_random_blocked_masks_match_the_oracle(n):
+    rng = np.random.default_rng(1000 + n)
+    for density in (0.05, 0.15, 0.3):
+        for _ in range(6):
+            blocked = rng.random((n, n)) < density
+            expected = solutions_with_constraints(n, blocked=blocked.tolist())
+            assert nq.count_solutions(n, blocked=blocked) == len(expected)
+            np.testing.assert_array_equal(nq.solve(n, blocked=blocked), as_array(expected, n))
+
+
+@pytest.mark.parametrize("n", [5, 6, 7, 8])
+def test_random_preplaced_and_blocked_match_the_oracle(n):
+    rng = np.random.default_rng(2000 + n)
+    sols = solutions_with_constraints(n)
+    for _ in range(12):
+        base = sols[rng.integers(len(sols))]
+        rows = rng.choice(n, size=rng.integers(1, 3), replace=False)
+        preplaced = {int(r): int(base[r]) for r in rows}
+        blocked = rng.random((n, n)) < 0.1
+        for r, c in preplaced.items():
+            blocked[r, c] = False
+        expected = solutions_with_constraints(n, preplaced, blocked.tolist())
+        got = nq.solve(n, preplaced=preplaced, blocked=blocked)
+        np.testing.assert_array_equal(got, as_array(expected, n))
+        assert nq.count_solutions(n, preplaced=preplaced, blocked=blocked) == len(expected)
+        chunks = list(nq.iter_solutions(n, chunk_size=2, preplaced=preplaced, blocked=blocked))
+        np.testing.assert_array_equal(
+            np.concatenate(chunks) if chunks else np.empty((0, n), np.int8), got)
+        np.testing.assert_array_equal(nq.solve(n, limit=2, preplaced=preplaced,
+                                               blocked=blocked), got[:2])
+
+
+def test_mirror_symmetric_blocked_uses_halving_and_agrees():
+    n = 10
+    blocked = np.zeros((n, n), dtype=bool)
+    blocked[[1, 4, 7], [2, 5, 0]] = True
+    symmetric = blocked | blocked[:, ::-1]
+    from nqueens_numba.constraints import check_constraints
+    assert check_constraints(n, blocked=symmetric).mirror_symmetric
+    assert not check_constraints(n, blocked=blocked).mirror_symmetric
+    full = nq.solve(n)
+    keep = ~symmetric[np.arange(n), full].any(axis=1)
+    assert nq.count_solutions(n, blocked=symmetric) == int(keep.sum())
+    np.testing.assert_array_equal(nq.solve(n, blocked=symmetric), full[keep])
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 5])
+def test_constrained_counts_same_for_every_split(depth):
+    blocked = np.random.default_rng(5).random((12, 12)) < 0.1
+    results = {nq.count_solutions(12, preplaced={3: 4}, blocked=blocked, prefix_depth=depth,
+                                  n_threads=t) for t in (1, 2)}
+    assert len(results) == 1
+
+
+def test_preplaced_forms():
+    as_array_form = np.full(8, -1)
+    as_array_form[[0, 5]] = [0, 6]
+    assert nq.count_solutions(8, preplaced=as_array_form) == \
+        nq.count_solutions(8, preplaced={0: 0, 5: 6})
+    assert nq.count_solutions(8, preplaced={}) == 92
+    assert nq.count_solutions(8, preplaced=np.full(8, -1)) == 92
+    full_solution = nq.solve(8)[3]
+    assert nq.count_solutions(8, preplaced=full_solution.astype(np.int64)) == 1
+
+
+def test_impossible_completion_is_empty():
+    # (0, 0), (1, 2), (2, 4) attack nothing among themselves but have no completion.
+    assert nq.count_solutions(8, preplaced={0: 0, 1: 2, 2: 4}) == 0
+    assert nq.solve(8, preplaced={0: 0, 1: 2, 2: 4}).shape == (0, 8)
+    assert nq.count_solutions(6, blocked=np.ones((6, 6), bool)) == 0
+
+
+@pytest.mark.parametrize("preplaced, match", [
+    ({0: 0, 1: 1}, r"\(0, 0\) and \(1, 1\).*diagonal"),
+    ({0: 7, 1: 6}, r"\(0, 7\) and \(1, 6\).*anti-diagonal"),
+    ({0: 3, 4: 3}, r"\(0, 3\) and \(4, 3\).*column"),
+    ({9: 0}, r"\(9, 0\) lies off"),
+    ({0: -1}, r"\(0, -1\) lies off"),
+    (np.array([0, 8, -1, -1, -1, -1, -1, -1]), r"\(1, 8\) lies off"),
+    (np.full(7, -1), r"shape \(8,\)"),
+])
+def test_bad_preplaced_values(preplaced, match):
+    with pytest.raises(ValueError, match=match):
+        nq.count_solutions(8, preplaced=preplaced)
+
+
+def test_bad_preplaced_and_blocked_types():
+    with pytest.raises(TypeError):
+        nq.count_solutions(8, preplaced={0: 1.0})
+    with pytest.raises(TypeError):
+        nq.count_solutions(8, preplaced={True: 1})
+    with pytest.raises(TypeError):
+        nq.count_solutions(8, preplaced=np.zeros(8, dtype=float))
+    with pytest.raises(TypeError, match="boolean"):
+        nq.count_solutions(8, blocked=np.zeros((8, 8), dtype=int))
+    with pytest.raises(ValueError, match=r"shape \(8, 8\)"):
+        nq.count_solutions(8, blocked=np.zeros((8, 7), dtype=bool))
+    blocked = np.zeros((8, 8), dtype=bool)
+    blocked[2, 5] = True
+    with pytest.raises(ValueError, match=r"\(2, 5\) stands on a blocked square"):
+        nq.count_solutions(8, preplaced={2: 5}, blocked=blocked)
+    with pytest.raises(ValueError, match="halving"):
+        nq.count_solutions(8, preplaced={0: 1}, method="symmetric")
+    with pytest.raises(ValueError, match="halving"):
+        nq.count_solutions(8, preplaced={0: 1}, fundamental=True)
+
+
+def test_constrained_checkpoint(tmp_path):
+    path = tmp_path / "run.json"
+    assert nq.count_solutions(12, preplaced={0: 3}, checkpoint=path) == \
+        nq.first_row_counts(12)[3]
+    with pytest.raises(nq.CheckpointError, match="another count"):
+        nq.count_solutions(12, preplaced={0: 4}, checkpoint=path)
+    assert json.loads(path.read_text())["split"]["constraints_sha256"]
+
+
+def test_cli_constraints(tmp_path, capsys):
+    assert main(["count", "8", "--preplace", "0:0"]) == 0
+    assert capsys.readouterr().out == "4\n"
+    blocked = np.zeros((8, 8), dtype=bool)
+    blocked[0, :4] = True
+    np.save(tmp_path / "b.npy", blocked)
+    assert main(["count", "8", "--blocked", str(tmp_path / "b.npy")]) == 0
+    assert capsys.readouterr().out == "46\n"
+    assert main(["solve", "8", "-p", "0:0", "-f", "csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "0,4,7,5,2,6,1,3"
+    for argv in (["count", "8", "-p", "0:0,1:1"], ["count", "8", "-p", "x"],
+                 ["count", "8", "--blocked", str(tmp_path / "missing.npy")]):
+        with pytest.raises(SystemExit) as info:
+            main(argv)
+        assert info.value.code == 2

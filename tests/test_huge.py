@@ -1,0 +1,103 @@
+"""One solution of huge boards: explicit construction and min-conflicts search."""
+import numpy as np
+import pytest
+
+import nqueens_numba as nq
+from nqueens_numba.cli import main
+
+from naive import is_solution_naive
+
+
+def test_construct_every_n_up_to_5000():
+    for n in [1] + list(range(4, 5001)):
+        queens = nq.construct(n)
+        assert queens.shape == (n,) and queens.dtype == np.int32
+        assert nq.is_solution(queens), n
+
+
+@pytest.mark.parametrize("n", [4, 5, 6, 7, 8, 9, 14, 15, 20, 21])
+def test_construct_matches_the_pairwise_check(n):
+    assert is_solution_naive(nq.construct(n))
+
+
+@pytest.mark.parametrize("n", [10**6, 10**6 + 2, 10**6 + 3, 10**7])
+def test_construct_large(n):
+    queens = nq.construct(n)
+    assert len(queens) == n and nq.is_solution(queens)
+    broken = queens.copy()
+    broken[-1] = broken[0]  # a repeated column
+    assert not nq.is_solution(broken)
+
+
+def test_construct_edge_cases():
+    assert nq.construct(0).shape == (0,)
+    for bad in (2, 3):
+        with pytest.raises(ValueError, match="no solution"):
+            nq.construct(bad)
+    with pytest.raises(ValueError, match="range"):
+        nq.construct(-1)
+    for bad in (4.0, True, "4", None):
+        with pytest.raises(TypeError):
+            nq.construct(bad)
+
+
+@pytest.mark.parametrize("n", [1, 4, 5, 6, 7, 8, 9, 10, 11, 25, 100, 1000])
+def test_find_solution_small_and_medium(n):
+    for seed in range(4):
+        queens = nq.find_solution(n, seed=seed)
+        assert queens.dtype == np.int64 and nq.is_solution(queens), (n, seed)
+
+
+def test_find_solution_is_reproducible():
+    a = nq.find_solution(3000, preplaced={0: 7, 100: 1}, seed=42)
+    b = nq.find_solution(3000, preplaced={0: 7, 100: 1}, seed=42)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_find_solution_keeps_preplaced_queens_large():
+    """n = 10**6 with 10 pre-placed queens at random non-attacking squares."""
+    n = 10**6
+    rng = np.random.default_rng(11)
+    preplaced = {}
+    while len(preplaced) < 10:
+        r, c = (int(v) for v in rng.integers(0, n, size=2))
+        if r in preplaced or any(c == c2 or abs(r - r2) == abs(c - c2)
+                                 for r2, c2 in preplaced.items()):
+            continue
+        preplaced[r] = c
+    queens = nq.find_solution(n, preplaced=preplaced, seed=5)
+    assert nq.is_solution(queens)
+    assert all(queens[r] == c for r, c in preplaced.items())
+
+
+def test_find_solution_gives_up_clearly():
+    with pytest.raises(RuntimeError, match="no solution within max_steps"):
+        nq.find_solution(8, preplaced={0: 0, 1: 2, 2: 4}, seed=1, max_steps=5000)
+
+
+def test_find_solution_errors():
+    with pytest.raises(ValueError, match="attack"):
+        nq.find_solution(100, preplaced={0: 0, 5: 5})
+    with pytest.raises(ValueError, match="no solution"):
+        nq.find_solution(3)
+    with pytest.raises(TypeError):
+        nq.find_solution(10, seed=1.5)
+    with pytest.raises(ValueError, match="seed"):
+        nq.find_solution(10, seed=-1)
+    with pytest.raises(ValueError, match="max_steps"):
+        nq.find_solution(10, max_steps=-5)
+
+
+def test_cli_construct_and_find(tmp_path, capsys):
+    assert main(["construct", "8"]) == 0
+    assert capsys.readouterr().out == "1 3 5 7 2 0 6 4\n"
+    assert main(["construct", "1000", "--output", str(tmp_path / "c.npy")]) == 0
+    saved = np.load(tmp_path / "c.npy")
+    np.testing.assert_array_equal(saved, nq.construct(1000))
+    assert main(["construct", "1000003", "-o", str(tmp_path / "big.npy")]) == 0
+    assert nq.is_solution(np.load(tmp_path / "big.npy"))
+    assert main(["find", "50", "--preplace", "0:7,10:3", "--seed", "3"]) == 0
+    queens = np.array(capsys.readouterr().out.split(), dtype=int)
+    assert nq.is_solution(queens) and queens[0] == 7 and queens[10] == 3
+    assert main(["find", "8", "-p", "0:0,1:2,2:4", "--seed", "1", "--max-steps", "100"]) == 1
+    assert "no solution within max_steps" in capsys.readouterr().err
