@@ -12,10 +12,20 @@ from .api import (
     save_solutions,
     solve,
     symmetry_classes,
+    trace,
 )
 from .checkpoint import CheckpointError
 from .huge import construct, find_solution
-from .render import format_board, format_text, to_boards
+from .render import (
+    BoardGrid,
+    TraceView,
+    format_board,
+    format_text,
+    plot_board,
+    show,
+    to_boards,
+    to_svg,
+)
 from .symmetry import (
     D4,
     canonical_form,
@@ -52,6 +62,12 @@ __all__ = [
     "CheckpointError",
     "construct",
     "find_solution",
+    "trace",
+    "to_svg",
+    "show",
+    "BoardGrid",
+    "plot_board",
+    "TraceView",
     "format_board",
     "format_text",
     "to_boards",
