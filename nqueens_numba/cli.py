@@ -76,6 +76,15 @@ def _parser():
         help=f"most seconds between two writes of the checkpoint (default: "
         f"{config.CHECKPOINT_SECONDS:g})",
     )
+    count.add_argument(
+        "--scheduler", metavar="ADDRESS", default=None,
+        help="count on a Dask cluster: tcp://HOST:PORT of its scheduler, or 'local' for a "
+        "LocalCluster on this machine (needs the dask extra)",
+    )
+    count.add_argument(
+        "--scheduler-timeout", type=float, default=10.0, metavar="S",
+        help="seconds to wait for the scheduler (default: 10)",
+    )
 
     solve = sub.add_parser(
         "solve", parents=[threads, constraints],
@@ -124,6 +133,31 @@ def _parser():
     find.add_argument("--max-steps", type=int, default=None, metavar="K",
                       help="swap tries before giving up (default: 50 N + 10^6)")
     return parser, {"count": count, "solve": solve, "construct": construct, "find": find}
+
+
+def _count_on_dask(args):
+    """``nqueens count --scheduler``: the count on a Dask cluster."""
+    if args.threads is not None or args.preplace is not None or args.blocked is not None:
+        raise ValueError("--threads, --preplace and --blocked do not apply with --scheduler "
+                         "(give the workers their threads with dask worker --nthreads)")
+    try:
+        from . import distributed
+    except ImportError as exc:  # pragma: no cover - the import is lazy inside
+        raise ValueError(f"--scheduler needs Dask: {exc}") from None
+    try:
+        client = distributed.connect(args.scheduler, timeout=args.scheduler_timeout)
+    except ImportError as exc:
+        raise ValueError(f"--scheduler needs Dask: pip install 'nqueens_numba[dask]' "
+                         f"({exc})") from None
+    try:
+        return distributed.count_solutions(
+            client, args.n, fundamental=args.fundamental, method=args.method,
+            prefix_depth=args.prefix_depth, checkpoint=args.checkpoint, progress=args.progress)
+    finally:
+        cluster = getattr(client, "_nqueens_cluster", None)
+        client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 def _parse_preplace(text):
@@ -201,11 +235,14 @@ def main(argv=None):
                                  f"{args.checkpoint_every}")
             saved_every, config.CHECKPOINT_SECONDS = config.CHECKPOINT_SECONDS, args.checkpoint_every
             try:
-                total = api.count_solutions(
-                    args.n, n_threads=args.threads, method=args.method,
-                    fundamental=args.fundamental, prefix_depth=args.prefix_depth,
-                    progress=args.progress, checkpoint=args.checkpoint,
-                    preplaced=args.preplace, blocked=_load_blocked(args.blocked))
+                if args.scheduler is not None:
+                    total = _count_on_dask(args)
+                else:
+                    total = api.count_solutions(
+                        args.n, n_threads=args.threads, method=args.method,
+                        fundamental=args.fundamental, prefix_depth=args.prefix_depth,
+                        progress=args.progress, checkpoint=args.checkpoint,
+                        preplaced=args.preplace, blocked=_load_blocked(args.blocked))
             finally:
                 config.CHECKPOINT_SECONDS = saved_every
             out.write(f"{total}\n")
@@ -233,6 +270,9 @@ def main(argv=None):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except ConnectionError as exc:
+        print(f"nqueens: {exc}", file=sys.stderr)
+        return 1
     except OSError as exc:
         print(f"nqueens: cannot write the output: {exc}", file=sys.stderr)
         return 1
