@@ -13,24 +13,16 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 import numba
 
 import nqueens_numba as nq
+from _timing import best
 
 # Reference: a C bitboard counter with mirror halving, gcc -O3, one thread, n = 16, on the
 # 2-core machine these figures were first taken on.
 C_REFERENCE_16 = 3.5
 
-
-def best_time(func, repeat):
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = func()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 FIRST_CALL = """
@@ -66,8 +58,8 @@ def main():
     print(f"{'n':>3} {'total':>12} {'1 thread s':>11} {f'{threads} threads s':>12} "
           f"{'speed-up':>9} {'solutions/s':>13}")
     for n in args.n:
-        t1, total = best_time(lambda: nq.count_solutions(n, n_threads=1), args.repeat)
-        tn, total_n = best_time(lambda: nq.count_solutions(n, n_threads=threads), args.repeat)
+        t1, total = best(lambda: nq.count_solutions(n, n_threads=1), args.repeat)
+        tn, total_n = best(lambda: nq.count_solutions(n, n_threads=threads), args.repeat)
         assert total == total_n
         print(f"{n:>3} {total:>12} {t1:>11.3f} {tn:>12.3f} {t1 / tn:>9.2f} {total / tn:>13.3g}")
         if n == 16:

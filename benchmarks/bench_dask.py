@@ -9,21 +9,13 @@ threads, best of ``--repeat``, interleaved. The overhead per task is measured wi
 that hold one tiny subproblem each.
 """
 import argparse
-import time
 
 from distributed import Client, LocalCluster
 
 import nqueens_numba as nq
+from _timing import best
 from nqueens_numba import distributed as dist
 
-
-def best(func, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = func()
-        times.append(time.perf_counter() - start)
-    return min(times), result
 
 
 def main():

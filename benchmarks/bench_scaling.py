@@ -21,16 +21,9 @@ import numba
 import numpy as np
 
 import nqueens_numba as nq
+from _timing import best
 from nqueens_numba import _kernels, api, config
 
-
-def best(func, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = func()
-        times.append(time.perf_counter() - start)
-    return min(times), result
 
 
 def measure_subproblems(n, states, depth, n_threads):

@@ -9,22 +9,14 @@ the ratio; for the small n of ``--small``, the best of many runs, which is how
 size. Compare ratios within one run: absolute times are noisy on shared machines.
 """
 import argparse
-import time
 
 import nqueens_numba as nq
+from _timing import best
 
 # Published reference on the 2-core machine these figures were first taken on: a C counter
 # using 8-fold symmetry, one thread, gcc -O3.
 C_SYMMETRIC = {16: 1.4, 17: 9.6}
 
-
-def best(func, repeat):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = func()
-        times.append(time.perf_counter() - start)
-    return min(times), result
 
 
 def main():

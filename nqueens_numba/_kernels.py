@@ -186,7 +186,6 @@ def _count_masked_state(n, row, cols, diag, anti, allow):
     ``allow`` (``(n,)`` int64 bitboards) encodes blocked squares, pre-placed queens (their row
     allows only their square) and the squares those attack.
     """
-    full = _full_mask(n)
     if row >= n:
         return np.int64(1)
     if n - row <= TAIL_ROWS:

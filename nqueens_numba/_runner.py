@@ -16,7 +16,17 @@ import numpy as np
 from . import config
 from .checkpoint import Checkpoint
 
-__all__ = ["run_subproblems", "split_id"]
+__all__ = ["run_subproblems", "split_id", "progress_bar"]
+
+
+def progress_bar(total, initial, desc):
+    """A ``tqdm.auto`` bar of finished subproblems (a widget in Jupyter, text on stderr)."""
+    from tqdm.auto import tqdm
+
+    class Bar(tqdm):
+        monitor_interval = 0  # no monitor thread: the callers refresh the bar themselves
+
+    return Bar(total=total, initial=initial, unit="subproblem", desc=desc, mininterval=0.2)
 
 
 def split_id(n, method, depth, states):
@@ -84,15 +94,7 @@ def run_subproblems(kernel, n, states, depth, width, n_threads, *, progress=Fals
             done[index] = True
     order = np.random.default_rng(config.SHUFFLE_SEED).permutation(n_states)
     pending = order[~done[order]]
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        class Bar(tqdm):
-            monitor_interval = 0  # no monitor thread: the loop below refreshes the bar
-
-        bar = Bar(total=n_states, initial=int(done.sum()), unit="subproblem",
-                  desc=f"{label} n={n}", mininterval=0.2)
+    bar = progress_bar(n_states, int(done.sum()), f"{label} n={n}") if progress else None
     try:
         _run_pool(kernel, n, states, depth, width, n_threads, pending, results, done, ckpt,
                   bar, label)

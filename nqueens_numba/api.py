@@ -140,7 +140,8 @@ def _check_result_size(n, rows, max_bytes):
 def _split_target(n, n_threads):
     """Subproblems a count of ``n`` should have: enough per thread, small enough each."""
     total = _known_total(n)
-    by_size = config.MAX_SUBPROBLEMS if total is None else -(-total // config.SOLUTIONS_PER_SUBPROBLEM)
+    per = config.SOLUTIONS_PER_SUBPROBLEM
+    by_size = config.MAX_SUBPROBLEMS if total is None else -(-total // per)
     return min(max(config.TASKS_PER_THREAD * n_threads, by_size), config.MAX_SUBPROBLEMS)
 
 

@@ -233,7 +233,8 @@ def main(argv=None):
             if not args.checkpoint_every >= 0:
                 raise ValueError(f"--checkpoint-every must be 0 or more seconds, got "
                                  f"{args.checkpoint_every}")
-            saved_every, config.CHECKPOINT_SECONDS = config.CHECKPOINT_SECONDS, args.checkpoint_every
+            saved_every = config.CHECKPOINT_SECONDS
+            config.CHECKPOINT_SECONDS = args.checkpoint_every
             try:
                 if args.scheduler is not None:
                     total = _count_on_dask(args)

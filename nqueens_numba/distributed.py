@@ -9,6 +9,8 @@ again elsewhere: each batch is a pure function of its subproblems.
 Dask is imported only when these functions run: install the ``dask`` extra
 (``pip install "nqueens_numba[dask]"``).
 """
+import time
+
 import numpy as np
 
 from . import _kernels, _runner, api, config
@@ -178,17 +180,9 @@ def _run_batches(client, kernel, n, states, depth, width, n_batches, checkpoint,
                if len(b)]
     bar = None
     if progress:
-        from tqdm.auto import tqdm
-
-        class Bar(tqdm):
-            monitor_interval = 0
-
-        bar = Bar(total=len(states), initial=int(done.sum()), unit="subproblem",
-                  desc=f"count n={n} on Dask")
+        bar = _runner.progress_bar(len(states), int(done.sum()), f"count n={n} on Dask")
     futures = {client.submit(_count_batch, kernel, n, np.ascontiguousarray(states[b]), depth,
                              pure=False): b for b in batches}
-    import time
-
     last_save = time.monotonic()
     try:
         for future, out in as_completed(futures, with_results=True):

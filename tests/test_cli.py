@@ -126,3 +126,12 @@ def test_streaming_a_huge_set_can_stop():
     boards = "".join(lines).split("\n\n")[:2]
     assert all(len(b.split("\n")) == 28 for b in boards)
     assert [row.index("Q") for row in boards[0].split("\n")] == nq.solve(28, limit=1)[0].tolist()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_write_error_is_one_line():
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([sys.executable, "-m", "nqueens_numba", "count", "5"],
+                             stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
+    assert run.returncode == 1
+    assert run.stderr.startswith("nqueens: cannot write") and "Traceback" not in run.stderr

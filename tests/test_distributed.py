@@ -5,7 +5,6 @@ import signal
 import threading
 import time
 
-import numpy as np
 import pytest
 
 import nqueens_numba as nq
