@@ -1,6 +1,8 @@
 """Atomic file replacement: write beside the target, then rename over it."""
+import errno
 import glob
 import os
+import stat
 import tempfile
 from contextlib import contextmanager
 
@@ -27,14 +29,33 @@ def atomic_file(path, binary=False):
 
     The file keeps the mode of the file it replaces (or gets the default for a new one),
     a symbolic link is followed (its target is replaced), and on any error or interruption
-    the temporary file is removed and ``path`` is left as it was.
+    the temporary file is removed and ``path`` is left as it was. A target that exists and
+    is not a regular file (a pipe, ``/dev/stdout``, a device) is written directly: it cannot
+    be replaced. A directory, or an empty path, raises before anything is written.
     """
-    target = os.path.realpath(os.fspath(path))
+    name = os.fsdecode(os.fspath(path))
+    mode, options = ("wb", {}) if binary else ("w", {"encoding": "utf-8"})
+    if not name:
+        raise FileNotFoundError(errno.ENOENT, "an empty path names no file", name)
+    try:
+        kind = os.stat(name).st_mode
+    except OSError:
+        kind = None
+    if kind is not None and stat.S_ISDIR(kind):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), name)
+    if kind is not None and not stat.S_ISREG(kind):
+        with open(name, mode, **options) as file:
+            yield file
+        return
+    target = os.path.realpath(name)
     directory = os.path.dirname(target)
-    fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(target), suffix=".tmp", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(target), suffix=".tmp",
+                                   dir=directory)
+    except OSError as exc:  # name the file asked for, not the temporary one
+        raise type(exc)(exc.errno, exc.strerror, name) from None
     try:
         os.chmod(tmp, _new_file_mode(target))
-        mode, options = ("wb", {}) if binary else ("w", {"encoding": "utf-8"})
         with os.fdopen(fd, mode, **options) as file:
             yield file
             file.flush()
@@ -50,7 +71,7 @@ def atomic_file(path, binary=False):
 
 def remove_stale_temporaries(path):
     """Remove temporary files that a killed writer of ``path`` left beside it."""
-    target = os.path.realpath(os.fspath(path))
+    target = os.path.realpath(os.fsdecode(os.fspath(path)))
     pattern = os.path.join(glob.escape(os.path.dirname(target)),
                            glob.escape(_temporary_prefix(target)) + "*.tmp")
     for stale in glob.glob(pattern):

@@ -1,4 +1,5 @@
 """Public entry points: validate the arguments, run the kernels, build NumPy results."""
+import io
 import json
 import operator
 import os
@@ -12,7 +13,7 @@ import numpy as np
 
 from . import _kernels, _runner, config, export, symmetry
 from .constraints import check_constraints
-from .render import to_boards
+from .render import exact_int_array, to_boards
 
 __all__ = [
     "count_solutions",
@@ -465,10 +466,14 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         checkpoint = os.fspath(checkpoint)
     cons = check_constraints(n, preplaced, blocked)
     if cons is not None:
-        if fundamental or method == "symmetric":
-            raise ValueError("pre-placed queens and blocked squares need method='halving' (or "
-                             "None): the symmetric search and fundamental counts assume the "
-                             "whole board")
+        if fundamental:
+            raise ValueError("fundamental=True cannot be combined with pre-placed queens or "
+                             "blocked squares: symmetry classes are defined on the whole "
+                             "board")
+        if method == "symmetric":
+            raise ValueError("method='symmetric' cannot be combined with pre-placed queens "
+                             "or blocked squares (use method='halving' or None): the "
+                             "symmetric search assumes the whole board")
         method = "halving"
     if method is None:
         method = "symmetric" if (fundamental or n >= config.SYMMETRIC_MIN_N) else "halving"
@@ -1041,11 +1046,19 @@ def _iter_solutions(n, chunk_size, n_threads, cons=None):
         yield np.empty((1, 0), dtype=np.int8)
         return
     allow = None if cons is None else cons.allow
+    # Solutions still to come: exactly known without constraints (n <= 27), else unknown,
+    # and the chunk then starts small and grows to ``chunk_size`` as solutions arrive.
     remaining = _known_total(n) if cons is None else None
+    bound = _known_total(n) or chunk_size  # constrained solutions are among all solutions
+    target = chunk_size  # rows of the chunk being filled, once complete
 
     def new_chunk():
-        rows = chunk_size if remaining is None else max(1, min(chunk_size, remaining))
-        return np.empty((rows, n), dtype=np.int8)
+        nonlocal target
+        if remaining is not None:
+            target = max(1, min(chunk_size, remaining))
+            return np.empty((target, n), dtype=np.int8)
+        target = max(1, min(chunk_size, bound))
+        return np.empty((min(target, config.FIRST_CHUNK_ROWS), n), dtype=np.int8)
 
     chunk = new_chunk()
     filled = 0
@@ -1059,11 +1072,15 @@ def _iter_solutions(n, chunk_size, n_threads, cons=None):
                                     max_rows, max_rows, config.QUEUED_BLOCKS, allow):
         pos = 0
         while pos < len(block):
+            if filled == len(chunk) < target:  # grow the chunk (constrained runs)
+                grown = np.empty((min(2 * len(chunk), target), n), dtype=np.int8)
+                grown[:filled] = chunk[:filled]
+                chunk = grown
             take = min(len(block) - pos, len(chunk) - filled)
             chunk[filled:filled + take] = block[pos:pos + take]
             filled += take
             pos += take
-            if filled == len(chunk):
+            if filled == target:
                 if remaining is not None:
                     remaining -= filled
                 yield chunk
@@ -1073,7 +1090,7 @@ def _iter_solutions(n, chunk_size, n_threads, cons=None):
         yield chunk[:filled].copy() if filled < len(chunk) // 2 else chunk[:filled]
 
 
-def save_solutions(path_or_file, n, *, format="npy", chunk_size=1_000_000, n_threads=None,
+def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_threads=None,
                    preplaced=None, blocked=None):
     """Write all solutions to a file, streaming them chunk by chunk.
 
@@ -1088,10 +1105,13 @@ def save_solutions(path_or_file, n, *, format="npy", chunk_size=1_000_000, n_thr
         Board order, ``0 <= n <= 63`` (in practice ``n <= 17`` or so: the files grow like the
         total count, OEIS A000170).
     format : {"npy", "text", "json", "csv"}, optional
-        ``"npy"``: an ``(n_solutions, n)`` int8 array for :func:`numpy.load` (default);
-        ``"text"``: the boards of ``nqueens solve`` (``n`` lines of ``.``/``Q`` and a blank
-        line each); ``"json"``: the LeetCode 51 list of boards; ``"csv"``: one solution per
-        line, the columns of rows ``0 .. n-1`` separated by commas.
+        ``"npy"``: an ``(n_solutions, n)`` int8 array for :func:`numpy.load`; ``"text"``: the
+        boards of ``nqueens solve`` (``n`` lines of ``.``/``Q`` and a blank line each);
+        ``"json"``: the LeetCode 51 list of boards; ``"csv"``: one solution per line, the
+        columns of rows ``0 .. n-1`` separated by commas. By default, the format the file
+        name's suffix stands for (``.npy``, ``.txt``, ``.json``, ``.csv``); for a name
+        without one of these, or an open file without a name, ``"text"`` for a text stream
+        and ``"npy"`` otherwise. An explicit ``format`` wins over the suffix.
     chunk_size, n_threads, preplaced, blocked
         As in :func:`iter_solutions`.
 
@@ -1104,8 +1124,12 @@ def save_solutions(path_or_file, n, *, format="npy", chunk_size=1_000_000, n_thr
     ------
     TypeError, ValueError
         As :func:`iter_solutions`, or for an unknown ``format``.
+    OSError
+        If the file cannot be written (for example ``FileNotFoundError`` for a missing
+        directory); nothing is left at the path.
     MemoryError
-        Never for the size of the set: it is streamed.
+        ``format="npy"`` for n > 27, whose number of solutions (needed for the header
+        first) is not known; the other formats are streamed and never raise it.
 
     See Also
     --------
@@ -1122,6 +1146,10 @@ def save_solutions(path_or_file, n, *, format="npy", chunk_size=1_000_000, n_thr
     """
     chunks = iter_solutions(n, chunk_size=chunk_size, n_threads=n_threads,
                             preplaced=preplaced, blocked=blocked)
+    if format is None:
+        format = export.format_for(path_or_file)
+        if format is None:
+            format = "text" if isinstance(path_or_file, io.TextIOBase) else "npy"
     if format not in export.FORMATS:
         raise ValueError(f"format must be one of {', '.join(map(repr, export.FORMATS))}, "
                          f"got {format!r}")
@@ -1251,7 +1279,9 @@ def is_solution(queens):
     if q.size == 0 and q.dtype.kind == "f":
         q = q.astype(np.int64)  # ``[]`` comes in as float64
     if q.dtype.kind in "fO" and q.ndim == 1 and _all_python_ints(queens):
-        return False  # integers too large for int64: off any board NumPy can hold
+        q = exact_int_array(queens)  # say a mix of NumPy integer types, or Python ints
+        if q is None:
+            return False  # integers too large for int64: off any board NumPy can hold
     if q.dtype.kind not in "iu":
         raise TypeError(f"queens must hold integers, got dtype {q.dtype}")
     if q.ndim != 1:

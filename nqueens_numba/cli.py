@@ -1,6 +1,7 @@
 """Command line: ``nqueens count|solve|construct|find N``."""
 import argparse
 import os
+import re
 import sys
 
 import numpy as np
@@ -99,9 +100,10 @@ def _parser():
         help="print only the first K solutions (default: all)",
     )
     solve.add_argument(
-        "--format", "-f", choices=tuple(export.FORMATS), default="text",
+        "--format", "-f", choices=tuple(export.FORMATS), default=None,
         help="output format: text boards, LeetCode JSON, CSV (one solution per line, the "
-        "column of each row) or NumPy .npy (with --output only) (default: text)",
+        "column of each row) or NumPy .npy (with --output only) (default: from the suffix "
+        "of --output, .npy, .txt, .json or .csv; otherwise text)",
     )
     solve.add_argument(
         "--output", "-o", metavar="FILE", default=None,
@@ -194,17 +196,25 @@ def _write_queens(queens, args, out):
 
 
 def _solution_chunks(args, blocked):
-    """The solutions to print or save, as chunks of at most ``_PRINT_CHUNK`` rows."""
+    """The solutions to print or save: ``(chunks of at most _PRINT_CHUNK rows, total)``.
+
+    ``total`` is the number of solutions when it is known without searching them all
+    (with ``--limit``), else ``None``.
+    """
     if args.limit is None:
         return api.iter_solutions(args.n, chunk_size=_PRINT_CHUNK, n_threads=args.threads,
-                                  preplaced=args.preplace, blocked=blocked)
+                                  preplaced=args.preplace, blocked=blocked), None
     solutions = api.solve(args.n, limit=args.limit, n_threads=args.threads,
                           preplaced=args.preplace, blocked=blocked)
-    return (solutions[i:i + _PRINT_CHUNK] for i in range(0, len(solutions), _PRINT_CHUNK))
+    return (solutions[i:i + _PRINT_CHUNK] for i in range(0, len(solutions), _PRINT_CHUNK)
+            ), len(solutions)
 
 
 def _solve_command(args, out):
     """``nqueens solve``: stream the solutions to ``out`` or to ``--output``."""
+    if args.format is None:
+        args.format = (export.format_for(args.output) if args.output is not None else None
+                       ) or "text"
     if args.format == "npy" and args.output is None:
         raise ValueError("--format npy writes a binary file: give it with --output FILE")
     blocked = _load_blocked(args.blocked)
@@ -212,13 +222,22 @@ def _solve_command(args, out):
         api.save_solutions(args.output, args.n, format=args.format, chunk_size=_PRINT_CHUNK,
                            n_threads=args.threads, preplaced=args.preplace, blocked=blocked)
         return
-    chunks = _solution_chunks(args, blocked)
-    total = None
-    if args.format == "npy":
-        total = min(args.limit, api.count_solutions(args.n, preplaced=args.preplace,
-                                                     blocked=blocked))
+    chunks, total = _solution_chunks(args, blocked)  # npy comes here only with --limit
     export.write_solutions(out if args.output is None else args.output, chunks, args.n,
                            args.format, total)
+
+
+#: Keyword arguments of the API and the options that set them, for error messages.
+_OPTIONS = {"n_threads": "--threads", "prefix_depth": "--prefix-depth",
+            "max_steps": "--max-steps", "method=": "--method ",
+            "fundamental=True": "--fundamental", "timeout must": "--scheduler-timeout must",
+            "method='halving' or None": "--method halving or no --method"}
+
+
+def _cli_names(message):
+    """``message`` with the API's keyword names replaced by the options that set them."""
+    pattern = "|".join(re.escape(name) for name in sorted(_OPTIONS, key=len, reverse=True))
+    return re.sub(r"\b(" + pattern + ")", lambda m: _OPTIONS[m.group(1)], message)
 
 
 def main(argv=None):
@@ -256,7 +275,7 @@ def main(argv=None):
                                              max_steps=args.max_steps), args, out)
         out.flush()
     except (TypeError, ValueError) as exc:
-        commands[args.command].error(str(exc))  # exits with status 2
+        commands[args.command].error(_cli_names(str(exc)))  # exits with status 2
     except KeyboardInterrupt as exc:
         print(f"nqueens: {str(exc) or 'interrupted'}", file=sys.stderr)
         return 130

@@ -46,6 +46,10 @@ SYMMETRIC_MIN_N = 11
 FIRST_BLOCK_ROWS = 1 << 12
 MAX_BLOCK_ROWS = 1 << 18
 
+#: Rows of a streamed chunk when the number of solutions is not known beforehand (pre-placed
+#: queens or blocked squares): the chunk doubles from here up to ``chunk_size`` as it fills.
+FIRST_CHUNK_ROWS = 1 << 16
+
 #: Squares a subproblem's enumeration tries between checks for cancellation (about 0.1 s).
 STEP_BUDGET = 1 << 24
 

@@ -45,7 +45,7 @@ def connect(address, *, timeout=10):
         ``"tcp://HOST:PORT"`` of a running scheduler, or ``"local"`` to start a
         ``LocalCluster`` on this machine (one single-threaded worker process per core).
     timeout : float, optional
-        Seconds to wait for the scheduler.
+        Seconds to wait for the scheduler: a finite number above 0.
 
     Returns
     -------
@@ -55,9 +55,19 @@ def connect(address, *, timeout=10):
     ------
     ImportError
         If Dask is not installed.
+    TypeError, ValueError
+        If ``address`` is not a string or ``timeout`` is not a positive finite number.
     ConnectionError
         (an ``OSError``) If the scheduler cannot be reached within ``timeout`` seconds.
     """
+    if not isinstance(address, str):
+        raise TypeError(f"address must be a str such as 'tcp://HOST:PORT' or 'local', got "
+                        f"{type(address).__name__}")
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float, np.integer,
+                                                               np.floating)):
+        raise TypeError(f"timeout must be a number of seconds, got {type(timeout).__name__}")
+    if not 0 < timeout < float("inf"):
+        raise ValueError(f"timeout must be a finite number of seconds above 0, got {timeout}")
     from distributed import Client, LocalCluster
 
     if address == "local":

@@ -13,10 +13,26 @@ import numpy as np
 from ._files import atomic_file
 from .render import format_text, to_boards
 
-__all__ = ["FORMATS", "write_solutions"]
+__all__ = ["FORMATS", "SUFFIXES", "format_for", "write_solutions"]
 
 #: Output formats and whether they are binary.
 FORMATS = {"npy": True, "text": False, "json": False, "csv": False}
+
+#: File name suffixes (lower case) and the format they stand for.
+SUFFIXES = {".npy": "npy", ".txt": "text", ".json": "json", ".csv": "csv"}
+
+
+def format_for(target):
+    """The format a file name's suffix stands for (see :data:`SUFFIXES`), or ``None``.
+
+    ``target`` is a path or an open file (its ``name``, if it has a string one, is used).
+    """
+    name = target if isinstance(target, (str, bytes, os.PathLike)) else getattr(
+        target, "name", None)
+    if not isinstance(name, (str, bytes, os.PathLike)):
+        return None
+    suffix = os.path.splitext(os.fsdecode(name))[1].lower()
+    return SUFFIXES.get(suffix)
 
 
 def write_solutions(target, chunks, n, fmt, total=None):
@@ -47,6 +63,9 @@ def write_solutions(target, chunks, n, fmt, total=None):
     if fmt == "npy" and total is None:
         raise ValueError("the npy format needs the number of solutions beforehand")
     if not isinstance(target, (str, bytes, os.PathLike)):
+        if not callable(getattr(target, "write", None)):
+            raise TypeError(f"target must be a path or an open file, got "
+                            f"{type(target).__name__}")
         return _write(target, chunks, n, fmt, total)
     with atomic_file(target, binary=FORMATS[fmt]) as file:
         written = _write(file, chunks, n, fmt, total)

@@ -102,7 +102,7 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
     seed : int, optional
         Seed of the search: the same seed gives the same solution. Drawn at random if None.
     max_steps : int, optional
-        Swap tries before giving up (default ``50 * n + 10**6``).
+        Swap tries before giving up, ``0 .. 2**63 - 1`` (default ``50 * n + 10**6``).
 
     Returns
     -------
@@ -145,18 +145,18 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
     (True, 5, 17)
     """
     n = _check_huge_n(n)
-    if n == 0:
-        return np.empty(0, dtype=np.int64)
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % 2**31)
     seed = _check_int(seed, "seed")
     if not 0 <= seed < 2**32:
         raise ValueError(f"seed must be in the range 0..{2**32 - 1}, got {seed}")
     steps = 50 * n + 10**6 if max_steps is None else _check_int(max_steps, "max_steps")
-    if steps < 0:
-        raise ValueError(f"max_steps must be a non-negative integer, got {steps}")
+    if not 0 <= steps < 2**63:
+        raise ValueError(f"max_steps must be in the range 0..{2**63 - 1}, got {steps}")
     fixed = np.full(n, -1, dtype=np.int64) if preplaced is None else preplaced_array(preplaced, n)
     check_no_attacks(fixed)
+    if n == 0:
+        return np.empty(0, dtype=np.int64)
     free_rows = np.flatnonzero(fixed < 0).astype(np.int64)
     used = np.zeros(n, dtype=bool)
     used[fixed[fixed >= 0]] = True

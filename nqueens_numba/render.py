@@ -10,8 +10,8 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
-__all__ = ["format_board", "to_boards", "format_text", "to_svg", "show", "BoardGrid",
-           "plot_board", "TraceView"]
+__all__ = ["format_board", "to_boards", "format_text", "to_svg", "SVGText", "show",
+           "BoardGrid", "plot_board", "TraceView"]
 
 LIGHT = "#f0d9b5"
 DARK = "#b58863"
@@ -30,7 +30,9 @@ def _as_placements(solutions, ndim, partial=False):
         if ndim == 2 and arr.ndim == 1:
             arr = arr.reshape(0, 0)  # ``[]``: no solutions
     if arr.dtype.kind in "fO" and _int_values(solutions):
-        raise ValueError("columns too large for any board")
+        arr = exact_int_array(solutions)
+        if arr is None:
+            raise ValueError("columns too large for any board")
     if arr.dtype.kind not in "iu":
         raise TypeError(f"queens must hold integers, got dtype {arr.dtype}")
     if arr.ndim != ndim:
@@ -41,6 +43,35 @@ def _as_placements(solutions, ndim, partial=False):
         low = "-1 (no queen)" if partial else "0"
         raise ValueError(f"columns must lie in {low}..{n - 1} for a board of order {n}")
     return arr.astype(np.int64, copy=False)
+
+
+def _check_count(value, name, low):
+    """Validate a display option that counts something: an integer ``>= low``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    if value < low:
+        raise ValueError(f"{name} must be {low} or more, got {value}")
+    return int(value)
+
+
+def _check_cell(cell):
+    """Validate the side of a square in pixels: a finite number above 0."""
+    if isinstance(cell, (bool, np.bool_)) or not isinstance(
+            cell, (int, float, np.integer, np.floating)):
+        raise TypeError(f"cell must be a number of pixels, got {type(cell).__name__}")
+    if not 0 < cell < float("inf"):
+        raise ValueError(f"cell must be a finite number of pixels above 0, got {cell}")
+    return float(cell)
+
+
+def exact_int_array(values):
+    """Integers that NumPy stored as ``object`` or ``float64`` (for example a mix of NumPy
+    integer types), as an exact ``int64`` array; ``None`` if one does not fit in ``int64``.
+    """
+    try:
+        return np.array(values, dtype=object).astype(np.int64)
+    except OverflowError:
+        return None
 
 
 def _int_values(values):
@@ -181,6 +212,15 @@ def _attacked_squares(queens):
     return hit
 
 
+class SVGText(str):
+    """An SVG document as a ``str`` that Jupyter draws (``_repr_svg_``) instead of printing."""
+
+    __slots__ = ()
+
+    def _repr_svg_(self):
+        return str(self)
+
+
 def to_svg(queens, *, cell=40, coordinates=True, attacks=False, title=None):
     """One board as an SVG image: light and dark squares, queens, labels.
 
@@ -200,10 +240,12 @@ def to_svg(queens, *, cell=40, coordinates=True, attacks=False, title=None):
 
     Returns
     -------
-    str
-        An ``<svg>`` element. Squares are ``<rect class="square">`` with ``data-row`` and
-        ``data-col``; queens are ``<text class="queen">`` (the Unicode queen) with the same
-        attributes; attacked squares get a ``<rect class="attacked">`` overlay.
+    SVGText
+        A ``str`` holding an ``<svg>`` element, which a notebook draws when it is the
+        value of a cell (it has ``_repr_svg_``). Squares are ``<rect class="square">`` with
+        ``data-row`` and ``data-col``; queens are ``<text class="queen">`` (the Unicode
+        queen) with the same attributes; attacked squares get a ``<rect class="attacked">``
+        overlay.
 
     Raises
     ------
@@ -218,7 +260,7 @@ def to_svg(queens, *, cell=40, coordinates=True, attacks=False, title=None):
     """
     q = _as_placements(queens, 1, partial=True)
     n = len(q)
-    cell = float(cell)
+    cell = _check_cell(cell)
     margin = cell * 0.6 if coordinates else 0.0
     top = cell * 0.7 if title else 0.0
     width = margin + n * cell
@@ -257,7 +299,7 @@ def to_svg(queens, *, cell=40, coordinates=True, attacks=False, title=None):
                        f'text-anchor="middle" dominant-baseline="central" '
                        f'font-size="{size:g}">{n - r}</text>')
     out.append("</svg>")
-    return "".join(out)
+    return SVGText("".join(out))
 
 
 # --------------------------------------------------------------------------- Jupyter
@@ -277,14 +319,15 @@ class BoardGrid:
         if arr.ndim == 1 or (arr.size == 0 and arr.ndim == 1):
             arr = arr[None, :]
         self.solutions = _as_placements(arr, 2, partial=True)
-        self.max_boards = int(max_boards)
-        self.columns = max(1, int(columns))
-        self.cell = cell
+        self.max_boards = _check_count(max_boards, "max_boards", 0)
+        self.columns = _check_count(columns, "columns", 1)
+        self.cell = _check_cell(cell)
         self.attacks = attacks
         self.orbit_sizes = None if orbit_sizes is None else np.asarray(orbit_sizes)
-        if self.orbit_sizes is not None and len(self.orbit_sizes) != len(self.solutions):
-            raise ValueError(f"orbit_sizes has {len(self.orbit_sizes)} entries for "
-                             f"{len(self.solutions)} boards")
+        if self.orbit_sizes is not None and (self.orbit_sizes.ndim != 1 or len(
+                self.orbit_sizes) != len(self.solutions)):
+            raise ValueError(f"orbit_sizes must have shape ({len(self.solutions)},), one "
+                             f"entry per board, got shape {self.orbit_sizes.shape}")
 
     @property
     def shown(self):
@@ -447,6 +490,18 @@ class TraceView:
     ``view.placement(k)`` is the partial placement after event ``k`` (``-1`` for empty
     rows); ``view.svg(k)`` draws it with the attacked squares shaded; in Jupyter the view
     renders its current ``step``, and ``view.widget()`` adds a slider (needs ipywidgets).
+    In a terminal it prints the current step as a text board.
+
+    Examples
+    --------
+    >>> from nqueens_numba import trace
+    >>> view = TraceView(trace(4), 4, step=1)
+    >>> print(repr(view))
+    step 1 of 33: place (1, 2)
+    Q...
+    ..Q.
+    ....
+    ....
     """
 
     def __init__(self, events, n, *, step=0, cell=36):
@@ -485,6 +540,16 @@ class TraceView:
 
     def _repr_html_(self):
         return self.svg() if len(self) else "<em>empty trace</em>"
+
+    def __repr__(self):
+        if not len(self):
+            return "(empty trace)"
+        rows = ["".join("Q" if c == col else "." for c in range(self.n))
+                for col in self.placement(self.step)]
+        return "\n".join([self.describe(self.step)] + rows)
+
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(repr(self))
 
     def widget(self):
         """An ipywidgets slider over the events with the board below it."""

@@ -129,7 +129,8 @@ def _check_placements(queens):
         seen[np.arange(batch.shape[0])[:, None], batch] = True
         if not seen.all():
             bad = int(np.flatnonzero(~seen.all(axis=1))[0])
-            raise ValueError(f"not a valid placement: row {bad} repeats a column "
+            where = "" if single else f"placement {bad} of the batch: "
+            raise ValueError(f"not a valid placement: {where}a column is repeated "
                              f"(each column must hold exactly one queen)")
     return batch, single
 

@@ -50,7 +50,9 @@ def test_solve_json_many_chunks(capsys, monkeypatch):
     (["count", "-3"], "0..63"),
     (["count", "64"], "0..63"),
     (["count", "eight"], "invalid int value"),
-    (["count", "8", "--threads", "0"], "n_threads"),
+    (["count", "8", "--threads", "0"], "--threads must be in the range 1.."),
+    (["count", "8", "--prefix-depth", "0"], "--prefix-depth must be in the range"),
+    (["count", "8", "--fundamental", "--preplace", "0:0"], "--fundamental cannot be combined"),
     (["solve", "8", "--limit", "-1"], "limit"),
     (["solve", "8", "--format", "xml"], "invalid choice"),
     (["frobnicate"], "invalid choice"),
@@ -135,3 +137,18 @@ def test_write_error_is_one_line():
                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
     assert run.returncode == 1
     assert run.stderr.startswith("nqueens: cannot write") and "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("timeout", ["-1", "0", "nan", "inf"])
+def test_scheduler_timeout_is_checked(timeout, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["count", "8", "--scheduler", "tcp://127.0.0.1:1", f"--scheduler-timeout={timeout}"])
+    assert info.value.code == 2
+    assert "--scheduler-timeout must be a finite number of seconds above 0" in \
+        capsys.readouterr().err
+
+
+def test_find_max_steps_out_of_range_exits_2(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["find", "8", "--max-steps", str(2**70)])
+    assert info.value.code == 2 and "--max-steps must be in the range" in capsys.readouterr().err

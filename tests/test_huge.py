@@ -101,3 +101,27 @@ def test_cli_construct_and_find(tmp_path, capsys):
     assert nq.is_solution(queens) and queens[0] == 7 and queens[10] == 3
     assert main(["find", "8", "-p", "0:0,1:2,2:4", "--seed", "1", "--max-steps", "100"]) == 1
     assert "no solution within max_steps" in capsys.readouterr().err
+
+
+def test_is_solution_with_object_and_mixed_integer_inputs():
+    assert nq.is_solution(np.array([1, 3, 0, 2], dtype=object))
+    # NumPy stores a mix of uint64 and int64 as float64; the values are still integers.
+    assert nq.is_solution([np.uint64(1), np.int64(3), np.int64(0), np.int64(2)])
+    assert not nq.is_solution([np.uint64(0), np.int64(1), np.int64(2), np.int64(3)])
+    assert not nq.is_solution([2**70, 1, 0, 2])
+    assert nq.format_board(np.array([1, 3, 0, 2], dtype=object)) == nq.format_board([1, 3, 0, 2])
+    with pytest.raises(TypeError):
+        nq.is_solution([1.0, 3.0, 0.0, 2.0])
+
+
+@pytest.mark.parametrize("n", [0, 10])
+def test_find_solution_validates_for_every_n(n):
+    with pytest.raises(ValueError, match=r"max_steps must be in the range 0\.\."):
+        nq.find_solution(n, seed=1, max_steps=2**64)
+    with pytest.raises(ValueError, match="max_steps"):
+        nq.find_solution(n, seed=1, max_steps=-5)
+    with pytest.raises(TypeError, match="seed"):
+        nq.find_solution(n, seed="x")
+    with pytest.raises(ValueError, match="off the"):
+        nq.find_solution(n, seed=1, preplaced={n: 0})
+    assert nq.is_solution(nq.find_solution(n, seed=1, max_steps=2**63 - 1))

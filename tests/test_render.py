@@ -91,6 +91,24 @@ def test_svg_squares_and_queens(queens):
         assert x0 < float(e.get("x")) < x0 + size and y0 < float(e.get("y")) < y0 + size
 
 
+def test_svg_text_draws_itself_in_a_notebook():
+    svg = nq.to_svg([1, 3, 0, 2])
+    assert isinstance(svg, str)
+    assert svg._repr_svg_() == svg and type(svg._repr_svg_()) is str
+    assert svg + "" == str(svg)  # an ordinary string otherwise
+
+
+def test_trace_view_prints_as_a_text_board():
+    view = nq.TraceView(nq.trace(6), 6)
+    for step in (0, len(view) // 2, len(view) - 1):
+        view.step = step
+        lines = repr(view).splitlines()
+        assert lines[0] == view.describe(step) and len(lines) == 7
+        placement = view.placement(step)
+        assert [row.find("Q") for row in lines[1:]] == placement.tolist()
+    assert repr(nq.TraceView(nq.trace(6)[:0], 6)) == "(empty trace)"
+
+
 def test_svg_attacks_and_partial_boards():
     root = ET.fromstring(nq.to_svg([0, -1, -1, -1], attacks=True, coordinates=False))
     attacked = {(int(e.get("data-row")), int(e.get("data-col")))
@@ -220,3 +238,22 @@ def test_trace_view():
     slider, board = box.children
     slider.value = last_solution
     assert "solution" in board.value and view.step == last_solution
+
+
+@pytest.mark.parametrize("kwargs, error", [
+    ({"max_boards": -1}, ValueError), ({"max_boards": None}, TypeError),
+    ({"max_boards": 2.0}, TypeError), ({"columns": 0}, ValueError),
+    ({"cell": 0}, ValueError), ({"cell": float("nan")}, ValueError),
+    ({"cell": float("inf")}, ValueError), ({"cell": True}, TypeError),
+    ({"cell": "10"}, TypeError), ({"orbit_sizes": 2}, ValueError),
+    ({"orbit_sizes": [8]}, ValueError),
+])
+def test_show_options_are_checked(kwargs, error):
+    with pytest.raises(error):
+        nq.show([[1, 3, 0, 2], [2, 0, 3, 1]], **kwargs)
+
+
+@pytest.mark.parametrize("cell", [0, -5, float("nan"), True, "10"])
+def test_svg_cell_is_checked(cell):
+    with pytest.raises((TypeError, ValueError), match="cell"):
+        nq.to_svg([1, 3, 0, 2], cell=cell)

@@ -210,3 +210,125 @@ def test_cli_npy_needs_output(capsys):
     with pytest.raises(SystemExit) as info:
         main(["solve", "8", "--format", "npy"])
     assert info.value.code == 2 and "--output" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- format from suffix
+
+
+def read_back(path, n):
+    """The solutions in ``path``, read with the reader of the format its suffix names."""
+    suffix = path.suffix.lower()
+    if suffix == ".npy":
+        return np.load(path)
+    if suffix == ".json":
+        boards = json.loads(path.read_text())
+        return np.array([[row.index("Q") for row in b] for b in boards], dtype=np.int8)
+    if suffix == ".csv":
+        with open(path, newline="") as f:
+            return np.array([[int(x) for x in row] for row in csv.reader(f)], dtype=np.int8)
+    return read_text_boards(path.read_text(), n)
+
+
+@pytest.mark.parametrize("name", ["s.npy", "s.JSON", "s.csv", "s.txt"])
+def test_save_solutions_format_from_suffix(tmp_path, name):
+    path = tmp_path / name
+    assert nq.save_solutions(path, 8) == 92
+    np.testing.assert_array_equal(read_back(path, 8), nq.solve(8))
+
+
+def test_save_solutions_default_format_without_suffix(tmp_path):
+    nq.save_solutions(tmp_path / "plain", 6)
+    np.testing.assert_array_equal(np.load(tmp_path / "plain"), nq.solve(6))
+    text = io.StringIO()
+    nq.save_solutions(text, 6)  # a text stream gets text boards
+    np.testing.assert_array_equal(read_text_boards(text.getvalue(), 6), nq.solve(6))
+    with open(tmp_path / "named.csv", "w", newline="") as file:  # an open file's name counts
+        nq.save_solutions(file, 6)
+    np.testing.assert_array_equal(read_back(tmp_path / "named.csv", 6), nq.solve(6))
+    nq.save_solutions(tmp_path / "forced.csv", 6, format="json")  # explicit format wins
+    assert json.loads((tmp_path / "forced.csv").read_text()) == nq.boards(6)
+
+
+@pytest.mark.parametrize("name", ["s.npy", "s.json", "s.csv", "s.txt", "s.out"])
+def test_cli_format_from_suffix(tmp_path, name):
+    path = tmp_path / name
+    assert main(["solve", "8", "--output", str(path)]) == 0
+    if path.suffix == ".out":  # no known suffix: the text boards
+        np.testing.assert_array_equal(read_text_boards(path.read_text(), 8), nq.solve(8))
+    else:
+        np.testing.assert_array_equal(read_back(path, 8), nq.solve(8))
+
+
+def test_unwritable_output_names_the_target(tmp_path, capsys):
+    target = tmp_path / "missing" / "x.txt"
+    with pytest.raises(FileNotFoundError) as info:
+        nq.save_solutions(target, 6)
+    assert info.value.filename == str(target)
+    assert main(["solve", "6", "--output", str(target)]) == 1
+    err = capsys.readouterr().err
+    assert str(target) in err and ".tmp" not in err
+    assert not (tmp_path / "missing").exists()
+
+
+# --------------------------------------------------------------------------- odd targets
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_named_pipe_target(tmp_path):
+    import threading
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(pipe.read_text()))
+    reader.start()
+    assert nq.save_solutions(pipe, 6, format="csv") == 4
+    reader.join(timeout=60)
+    assert received == ["".join(",".join(map(str, q)) + "\n" for q in nq.solve(6).tolist())]
+    assert sorted(os.listdir(tmp_path)) == ["pipe"]  # still the pipe, nothing beside it
+
+
+def test_bytes_path_and_bad_targets(tmp_path):
+    path = tmp_path / "b.npy"
+    assert nq.save_solutions(os.fsencode(path), 6) == 4
+    np.testing.assert_array_equal(np.load(path), nq.solve(6))
+    for target in (None, 1, object()):
+        with pytest.raises(TypeError, match="path or an open file"):
+            nq.save_solutions(target, 6, format="csv")
+
+
+def test_directory_target_fails_before_the_search(tmp_path, monkeypatch):
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched before checking the path")
+        yield  # a generator, as the function it replaces
+
+    monkeypatch.setattr(nq.api, "_iter_solutions", no_search)
+    with pytest.raises(IsADirectoryError) as info:
+        nq.save_solutions(tmp_path, 12, format="csv")
+    assert info.value.filename == str(tmp_path)
+    with pytest.raises(FileNotFoundError):
+        nq.save_solutions("", 12, format="csv")
+    assert os.listdir(tmp_path) == []
+
+
+def test_constrained_stream_grows_its_chunks(monkeypatch):
+    # A chunk size far beyond memory is fine: the chunk grows with the solutions found.
+    assert [c.shape for c in nq.iter_solutions(8, chunk_size=10**12, preplaced={0: 0})] == \
+        [(4, 8)]
+    monkeypatch.setattr(nq.config, "FIRST_CHUNK_ROWS", 3)
+    whole = nq.solve(10, preplaced={0: 2})
+    for chunk_size in (1, 2, 5, 7, 100):
+        chunks = list(nq.iter_solutions(10, chunk_size=chunk_size, preplaced={0: 2}))
+        assert all(len(c) == chunk_size for c in chunks[:-1])
+        assert 1 <= len(chunks[-1]) <= chunk_size
+        np.testing.assert_array_equal(np.concatenate(chunks), whole)
+
+
+def test_cli_limit_npy_does_not_count_everything(tmp_path, monkeypatch):
+    def no_count(*args, **kwargs):
+        raise AssertionError("counted all solutions for --limit")
+
+    monkeypatch.setattr(nq.api, "count_solutions", no_count)
+    path = tmp_path / "first.npy"
+    assert main(["solve", "24", "--limit", "2", "--output", str(path)]) == 0
+    np.testing.assert_array_equal(np.load(path), nq.solve(24, limit=2))

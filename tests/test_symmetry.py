@@ -251,6 +251,13 @@ def test_invalid_placements(bad):
             func(bad)
 
 
+def test_invalid_placement_messages():
+    with pytest.raises(ValueError, match="not a valid placement: a column is repeated"):
+        nq.transform([0, 0, 1, 2], "rot90")
+    with pytest.raises(ValueError, match="placement 1 of the batch"):
+        nq.canonical_form([[1, 3, 0, 2], [0, 0, 1, 2]])
+
+
 def test_invalid_element_and_types():
     with pytest.raises(ValueError, match="rot90"):
         nq.transform([0], "rot45")
