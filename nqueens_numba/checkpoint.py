@@ -99,7 +99,7 @@ class Checkpoint:
             raise self._damaged(f"{type(exc).__name__}: {str(exc)[:200]}") from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise self._damaged("no 'format' field naming it")
-        if data.get("version") != VERSION:
+        if type(data.get("version")) is not int or data.get("version") != VERSION:
             raise self._damaged(f"version {data.get('version')!r}, expected {VERSION}")
         split = data.get("split")
         if split != self.split:

@@ -216,6 +216,17 @@ def test_damaged_checkpoint_is_refused(tmp_path, content):
     assert path.read_text() == content
 
 
+@pytest.mark.parametrize("version", [True, 1.0, "1"])
+def test_checkpoint_version_must_be_the_integer(tmp_path, version):
+    path = tmp_path / "run.json"
+    nq.count_solutions(12, checkpoint=path)
+    data = json.loads(path.read_text())
+    data["version"] = version
+    path.write_text(json.dumps(data))
+    with pytest.raises(CheckpointError, match="version"):
+        nq.count_solutions(12, checkpoint=path)
+
+
 @pytest.mark.parametrize("edit, message", [
     (lambda f: f.__setitem__(0, [f[0][0], f[0][1] + 1]), "checksum"),
     (lambda f: f.append(list(f[0])), "recorded twice"),
