@@ -6,7 +6,7 @@ import stat
 import tempfile
 from contextlib import contextmanager
 
-__all__ = ["atomic_file", "remove_stale_temporaries"]
+__all__ = ["atomic_file", "probe_directory", "remove_stale_temporaries"]
 
 
 def _temporary_prefix(path):
@@ -67,6 +67,15 @@ def atomic_file(path, binary=False):
         except OSError:
             pass
         raise
+
+
+def probe_directory(path):
+    """Create and remove a temporary file beside ``path``; raises ``OSError`` if it fails."""
+    target = os.path.realpath(os.fsdecode(os.fspath(path)))
+    fd, probe = tempfile.mkstemp(prefix=_temporary_prefix(target), suffix=".tmp",
+                                 dir=os.path.dirname(target))
+    os.close(fd)
+    os.unlink(probe)
 
 
 def remove_stale_temporaries(path):

@@ -19,7 +19,7 @@ import json
 import os
 from datetime import datetime, timezone
 
-from ._files import atomic_file, remove_stale_temporaries
+from ._files import atomic_file, probe_directory, remove_stale_temporaries
 
 __all__ = ["Checkpoint", "CheckpointError"]
 
@@ -72,9 +72,11 @@ class Checkpoint:
         if not os.path.isdir(directory):
             raise CheckpointError(f"checkpoint {self.path!r}: directory {directory!r} "
                                   f"does not exist")
-        if not os.access(directory, os.W_OK | os.X_OK):
-            raise CheckpointError(f"checkpoint {self.path!r}: directory {directory!r} is not "
-                                  f"writable")
+        try:  # a real write: permission bits do not tell everything (root, read-only mounts)
+            probe_directory(target)
+        except OSError as exc:
+            raise CheckpointError(f"checkpoint {self.path!r}: cannot write in directory "
+                                  f"{directory!r} ({exc.strerror})") from None
         if os.path.exists(target):
             if not os.access(target, os.R_OK):
                 raise CheckpointError(f"checkpoint {self.path!r} is not readable")

@@ -364,3 +364,10 @@ def test_fork_after_counting_does_not_hang():
     """, timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[14200, 73712, 365596]"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc")
+def test_checkpoint_in_a_directory_that_refuses_files():
+    # /proc refuses new files even to root, whose permission bits say it may write.
+    with pytest.raises(CheckpointError, match="cannot write in directory"):
+        nq.count_solutions(12, checkpoint="/proc/nqueens_numba_checkpoint.json")
