@@ -376,9 +376,11 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         Needs the symmetric search; ``n = 0`` gives 1 (the empty board).
     prefix_depth : int, optional
         Rows pre-placed to split the search: ``1 .. n - 1`` for ``"halving"``,
-        ``2 .. n - 5`` for ``"symmetric"`` (``n >= 7``). Every depth gives the same result;
-        the default grows the prefix until the subproblems are many and small (or takes the
-        depth of ``checkpoint`` when resuming).
+        ``2 .. n - 5`` for ``"symmetric"`` (``n >= 7``), and at most
+        ``config.MAX_SUBPROBLEMS`` (10^6) subproblems: a depth with more raises
+        ``ValueError`` (for n = 14, halving depths 8 .. 11; deeper prefixes die out).
+        Every depth gives the same result; the default grows the prefix until the
+        subproblems are many and small (or takes the depth of ``checkpoint`` when resuming).
     progress : bool, optional
         Show a progress bar of finished subproblems with an ETA (``tqdm.auto``: a widget in
         Jupyter, text on stderr elsewhere).
