@@ -2,15 +2,26 @@
 import errno
 import glob
 import os
+import re
 import stat
 import tempfile
 from contextlib import contextmanager
 
-__all__ = ["atomic_file", "probe_directory", "remove_stale_temporaries"]
+__all__ = ["atomic_file", "check_target", "probe_directory", "remove_stale_temporaries"]
+
+#: Bytes of the target's name kept in its temporary file's name, which adds 14 more (a dot,
+#: a dot, 8 random characters, ``.tmp``), so that targets of up to 255 bytes can be written.
+_NAME_BYTES = 200
+
+#: Directories whose entries are not ordinary files (``/dev/stdout``, ``/proc/self/fd/1``,
+#: devices): written in place, never replaced.
+_SPECIAL_DIRECTORIES = ("/dev/", "/proc/")
 
 
-def _temporary_prefix(path):
-    return "." + os.path.basename(path) + "."
+def _temporary_prefix(target):
+    """``"." + the target's name (cut to _NAME_BYTES bytes) + "."``."""
+    name = os.fsencode(os.path.basename(target))[:_NAME_BYTES]
+    return "." + os.fsdecode(name) + "."
 
 
 def _new_file_mode(path):
@@ -23,28 +34,58 @@ def _new_file_mode(path):
         return 0o666 & ~umask
 
 
+def check_target(path):
+    """Check that ``path`` can be written, before any work; return how it will be written.
+
+    Returns ``(name, in_place)``: the path as a ``str``, and whether it is written in place
+    (a pipe, a device, anything under ``/dev`` or ``/proc`` such as ``/dev/stdout``) rather
+    than replaced atomically. Raises ``OSError`` naming ``path``: ``FileNotFoundError`` for
+    an empty path or a missing directory, ``IsADirectoryError`` for a directory or a path
+    ending in a separator, ``ELOOP`` for a loop of symbolic links, and what creating a file
+    in the directory raises (``PermissionError``, ``OSError`` for a read-only file system or
+    a name that is too long).
+    """
+    name = os.fsdecode(os.fspath(path))
+    if not name:
+        raise FileNotFoundError(errno.ENOENT, "an empty path names no file", name)
+    if name.endswith(("/", os.sep)):
+        raise IsADirectoryError(errno.EISDIR, "a path ending in a separator names a "
+                                "directory", name)
+    try:
+        kind = os.stat(name).st_mode
+    except FileNotFoundError:
+        kind = None  # a new file, or a symbolic link to one
+    except OSError as exc:
+        raise type(exc)(exc.errno, exc.strerror, name) from None
+    if kind is not None and stat.S_ISDIR(kind):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), name)
+    special = os.path.abspath(name).startswith(_SPECIAL_DIRECTORIES)
+    if special or (kind is not None and not stat.S_ISREG(kind)):
+        return name, True
+    try:
+        probe_directory(name)
+    except OSError as exc:
+        raise type(exc)(exc.errno, exc.strerror, name) from None
+    return name, False
+
+
 @contextmanager
 def atomic_file(path, binary=False):
     """Open a temporary file beside ``path``; on success, flush it to disk and rename it.
 
     The file keeps the mode of the file it replaces (or gets the default for a new one),
     a symbolic link is followed (its target is replaced), and on any error or interruption
-    the temporary file is removed and ``path`` is left as it was. A target that exists and
-    is not a regular file (a pipe, ``/dev/stdout``, a device) is written directly: it cannot
-    be replaced. A directory, or an empty path, raises before anything is written.
+    the temporary file is removed and ``path`` is left as it was. A pipe, a device or a
+    path under ``/dev`` or ``/proc`` (``/dev/stdout``) is written in place: it cannot be
+    replaced. Errors about the path itself (see :func:`check_target`) come before anything
+    is written.
     """
-    name = os.fsdecode(os.fspath(path))
+    name, in_place = check_target(path)
     mode, options = ("wb", {}) if binary else ("w", {"encoding": "utf-8"})
-    if not name:
-        raise FileNotFoundError(errno.ENOENT, "an empty path names no file", name)
-    try:
-        kind = os.stat(name).st_mode
-    except OSError:
-        kind = None
-    if kind is not None and stat.S_ISDIR(kind):
-        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), name)
-    if kind is not None and not stat.S_ISREG(kind):
-        with open(name, mode, **options) as file:
+    if in_place:
+        # Appending: ``/dev/stdout`` may lead to a regular file (``>> log``), which ``w``
+        # would truncate; for pipes and devices the two are the same.
+        with open(name, mode.replace("w", "a"), **options) as file:
             yield file
         return
     target = os.path.realpath(name)
@@ -67,6 +108,21 @@ def atomic_file(path, binary=False):
         except OSError:
             pass
         raise
+    _sync_directory(directory)
+
+
+def _sync_directory(directory):
+    """Flush a rename in ``directory`` to disk, where the system allows it (POSIX)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def probe_directory(path):
@@ -79,12 +135,18 @@ def probe_directory(path):
 
 
 def remove_stale_temporaries(path):
-    """Remove temporary files that a killed writer of ``path`` left beside it."""
+    """Remove temporary files that a killed writer of ``path`` left beside it.
+
+    Only names of the exact form of :func:`atomic_file`'s temporary files for ``path`` are
+    matched (the prefix, 8 random characters, ``.tmp``), not those of other targets.
+    """
     target = os.path.realpath(os.fsdecode(os.fspath(path)))
-    pattern = os.path.join(glob.escape(os.path.dirname(target)),
-                           glob.escape(_temporary_prefix(target)) + "*.tmp")
-    for stale in glob.glob(pattern):
-        try:
-            os.unlink(stale)
-        except OSError:
-            pass
+    directory = os.path.dirname(target)
+    prefix = _temporary_prefix(target)
+    exact = re.compile(re.escape(prefix) + r"[A-Za-z0-9_]{8}\.tmp")
+    for stale in glob.glob(os.path.join(glob.escape(directory), glob.escape(prefix) + "*.tmp")):
+        if exact.fullmatch(os.path.basename(stale)):
+            try:
+                os.unlink(stale)
+            except OSError:
+                pass

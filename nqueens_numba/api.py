@@ -1,5 +1,4 @@
 """Public entry points: validate the arguments, run the kernels, build NumPy results."""
-import io
 import json
 import operator
 import os
@@ -12,6 +11,7 @@ import numba
 import numpy as np
 
 from . import _kernels, _runner, config, export, symmetry
+from ._files import check_target
 from .constraints import check_constraints
 from .render import exact_int_array, to_boards
 
@@ -280,8 +280,8 @@ def _orbit_counts(n, n_threads, prefix_depth=None, progress=False, checkpoint=No
 
 def _checkpoint_depth(checkpoint, n, method):
     """The prefix depth a checkpoint file was written with, if it is one for this count."""
-    if checkpoint is None or not os.path.exists(checkpoint):
-        return None
+    if checkpoint is None or not os.path.isfile(checkpoint):
+        return None  # none yet, or not a regular file (Checkpoint reports it)
     try:
         with open(checkpoint, encoding="utf-8") as file:
             split = json.load(file).get("split", {})
@@ -1148,10 +1148,12 @@ def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_thre
     """
     chunks = iter_solutions(n, chunk_size=chunk_size, n_threads=n_threads,
                             preplaced=preplaced, blocked=blocked)
+    if isinstance(path_or_file, (str, bytes, os.PathLike)):
+        check_target(path_or_file)  # a bad path fails now, not after the search
     if format is None:
         format = export.format_for(path_or_file)
         if format is None:
-            format = "text" if isinstance(path_or_file, io.TextIOBase) else "npy"
+            format = "npy" if export.is_binary(path_or_file) is not False else "text"
     if format not in export.FORMATS:
         raise ValueError(f"format must be one of {', '.join(map(repr, export.FORMATS))}, "
                          f"got {format!r}")

@@ -78,6 +78,8 @@ class Checkpoint:
             raise CheckpointError(f"checkpoint {self.path!r}: cannot write in directory "
                                   f"{directory!r} ({exc.strerror})") from None
         if os.path.exists(target):
+            if not os.path.isfile(target):  # a pipe or a device: reading it could block
+                raise CheckpointError(f"checkpoint {self.path!r} is not a regular file")
             if not os.access(target, os.R_OK):
                 raise CheckpointError(f"checkpoint {self.path!r} is not readable")
             self._load(target)

@@ -2,12 +2,14 @@
 import argparse
 import os
 import re
+import signal
 import sys
+import threading
 
 import numpy as np
 
 from . import __version__, api, config, export, huge
-from ._files import atomic_file
+from ._files import atomic_file, check_target
 
 #: Solutions formatted per write when printing or saving them.
 _PRINT_CHUNK = 10_000
@@ -21,7 +23,7 @@ def _parser():
             f"board, no two attacking each other (0 <= N <= {config.MAX_N})."
         ),
         epilog="Exit status: 0 on success, 2 for bad arguments, 1 for other errors, "
-        "130 when interrupted.",
+        "130 when interrupted (Ctrl-C), 143 and 129 for SIGTERM and SIGHUP.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -112,8 +114,9 @@ def _parser():
     )
     output = argparse.ArgumentParser(add_help=False)
     output.add_argument(
-        "--output", "-o", metavar="FILE.npy", default=None,
-        help="save the solution as a NumPy .npy array instead of printing its columns",
+        "--output", "-o", metavar="FILE", default=None,
+        help="save the solution to FILE instead of printing it: a NumPy array for a .npy "
+        "name, else the printed line",
     )
     construct = sub.add_parser(
         "construct", parents=[output],
@@ -187,12 +190,17 @@ def _load_blocked(path):
 
 
 def _write_queens(queens, args, out):
-    """Print the columns of one solution, or save them with ``--output``."""
+    """Print the columns of one solution, or save them with ``--output``: a NumPy array
+    for a ``.npy`` name, else the printed line."""
+    line = " ".join(map(str, queens.tolist())) + "\n"
     if args.output is None:
-        out.write(" ".join(map(str, queens.tolist())) + "\n")
-    else:
+        out.write(line)
+    elif export.format_for(args.output) == "npy":
         with atomic_file(args.output, binary=True) as file:
             np.save(file, queens)
+    else:
+        with atomic_file(args.output) as file:
+            file.write(line)
 
 
 def _solution_chunks(args, blocked):
@@ -245,9 +253,36 @@ def main(argv=None):
     parser, commands = _parser()
     args = parser.parse_args(argv)
     out = sys.stdout
+    # SIGTERM and SIGHUP end the program like Ctrl-C does, so that files being written are
+    # cleaned up (the handlers are restored on return, for callers of ``main``).
+    handlers = {}
+    if threading.current_thread() is threading.main_thread():
+        for name in ("SIGTERM", "SIGHUP"):
+            if hasattr(signal, name):
+                handlers[name] = signal.signal(getattr(signal, name), _terminate)
     try:
-        if out is None:
+        return _main(args, commands, out)
+    finally:
+        for name, handler in handlers.items():
+            signal.signal(getattr(signal, name), handler)
+
+
+#: The signal that ended the run, for the exit status (128 + its number; 130 for Ctrl-C).
+_ended_by = {}
+
+
+def _terminate(signum, frame):
+    _ended_by["signal"] = signum
+    raise KeyboardInterrupt(f"terminated by {signal.Signals(signum).name}")
+
+
+def _main(args, commands, out):
+    try:
+        output = getattr(args, "output", None)
+        if out is None and (args.command == "count" or output is None):
             raise OSError("standard output is closed")
+        if output is not None:
+            check_target(output)  # a bad --output fails now, not after the search
         if args.command == "count":
             if not args.checkpoint_every >= 0:
                 raise ValueError(f"--checkpoint-every must be 0 or more seconds, got "
@@ -273,12 +308,13 @@ def main(argv=None):
         else:
             _write_queens(huge.find_solution(args.n, preplaced=args.preplace, seed=args.seed,
                                              max_steps=args.max_steps), args, out)
-        out.flush()
+        if out is not None:
+            out.flush()
     except (TypeError, ValueError) as exc:
         commands[args.command].error(_cli_names(str(exc)))  # exits with status 2
     except KeyboardInterrupt as exc:
         print(f"nqueens: {str(exc) or 'interrupted'}", file=sys.stderr)
-        return 130
+        return 128 + _ended_by.pop("signal", signal.SIGINT)
     except MemoryError as exc:
         print(f"nqueens: out of memory: {exc}", file=sys.stderr)
         return 1

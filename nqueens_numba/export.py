@@ -5,6 +5,7 @@ be written; computes nothing. A path is written atomically: into a temporary fil
 renamed over the target only when complete, and removed if the writing fails or is
 interrupted, so the target never holds a partial file.
 """
+import io
 import json
 import os
 
@@ -13,13 +14,26 @@ import numpy as np
 from ._files import atomic_file
 from .render import format_text, to_boards
 
-__all__ = ["FORMATS", "SUFFIXES", "format_for", "write_solutions"]
+__all__ = ["FORMATS", "SUFFIXES", "format_for", "is_binary", "write_solutions"]
 
 #: Output formats and whether they are binary.
 FORMATS = {"npy": True, "text": False, "json": False, "csv": False}
 
 #: File name suffixes (lower case) and the format they stand for.
 SUFFIXES = {".npy": "npy", ".txt": "text", ".json": "json", ".csv": "csv"}
+
+
+def is_binary(file):
+    """Whether an open file takes bytes (``True``) or text (``False``); ``None`` for a path
+    or when it cannot be told."""
+    if isinstance(file, (str, bytes, os.PathLike)):
+        return None
+    if isinstance(file, io.TextIOBase):
+        return False
+    if isinstance(file, (io.RawIOBase, io.BufferedIOBase)):
+        return True
+    mode = getattr(file, "mode", None)
+    return ("b" in mode) if isinstance(mode, str) else None
 
 
 def format_for(target):
@@ -66,6 +80,11 @@ def write_solutions(target, chunks, n, fmt, total=None):
         if not callable(getattr(target, "write", None)):
             raise TypeError(f"target must be a path or an open file, got "
                             f"{type(target).__name__}")
+        binary = is_binary(target)
+        if binary is not None and binary != FORMATS[fmt]:
+            raise TypeError(f"format {fmt!r} is written to a file opened in "
+                            f"{'binary' if FORMATS[fmt] else 'text'} mode; this one is in "
+                            f"{'binary' if binary else 'text'} mode")
         return _write(target, chunks, n, fmt, total)
     with atomic_file(target, binary=FORMATS[fmt]) as file:
         written = _write(file, chunks, n, fmt, total)

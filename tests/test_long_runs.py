@@ -286,7 +286,7 @@ def test_checkpoint_through_a_symlink_keeps_the_link_and_mode(tmp_path):
 
 def test_stale_temporaries_are_cleaned(tmp_path):
     path = tmp_path / "run.json"
-    stale = tmp_path / ".run.json.abc123.tmp"
+    stale = tmp_path / ".run.json.abcd1234.tmp"  # the form of tempfile.mkstemp
     stale.write_text("left by kill -9")
     nq.count_solutions(12, method="halving", checkpoint=path)
     assert not stale.exists()

@@ -332,3 +332,122 @@ def test_cli_limit_npy_does_not_count_everything(tmp_path, monkeypatch):
     path = tmp_path / "first.npy"
     assert main(["solve", "24", "--limit", "2", "--output", str(path)]) == 0
     np.testing.assert_array_equal(np.load(path), nq.solve(24, limit=2))
+
+
+# --------------------------------------------------------------------------- more odd targets
+
+CLI = [sys.executable, "-m", "nqueens_numba"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="needs /dev/stdout")
+def test_dev_stdout_appends_to_a_redirected_file(tmp_path):
+    log = tmp_path / "log"
+    log.write_text("HEADER\n")
+    with open(log, "a") as out:
+        subprocess.run(CLI + ["solve", "4", "-f", "csv", "-o", "/dev/stdout"], stdout=out,
+                       check=True, timeout=300)
+    assert log.read_text() == "HEADER\n1,3,0,2\n2,0,3,1\n"
+    assert sorted(os.listdir(tmp_path)) == ["log"]
+
+
+def test_trailing_separator_and_symlink_loop_are_refused(tmp_path):
+    existing = tmp_path / "x.csv"
+    existing.write_text("old\n")
+    with pytest.raises(IsADirectoryError):
+        nq.save_solutions(str(existing) + os.sep, 6)
+    assert existing.read_text() == "old\n"
+    loop = tmp_path / "loop.npy"
+    os.symlink(loop.name, loop)
+    with pytest.raises(OSError) as info:
+        nq.save_solutions(loop, 6)
+    assert info.value.filename == str(loop) and os.path.islink(loop)
+    assert main(["solve", "6", "-o", str(tmp_path / "missing") + os.sep]) == 1
+    assert sorted(os.listdir(tmp_path)) == ["loop.npy", "x.csv"]
+
+
+def test_long_file_names(tmp_path):
+    name = "a" * 246 + ".npy"  # 250 bytes: the temporary file's name must still fit
+    assert nq.save_solutions(tmp_path / name, 6) == 4
+    np.testing.assert_array_equal(np.load(tmp_path / name), nq.solve(6))
+    assert os.listdir(tmp_path) == [name]
+
+
+@pytest.mark.parametrize("argv", [["solve", "14", "-k", "1000"], ["solve", "14", "-p", "0:3"],
+                                  ["find", "50"], ["construct", "50"]])
+def test_cli_checks_the_output_before_searching(tmp_path, monkeypatch, capsys, argv):
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched before checking --output")
+
+    for name in ("solve", "count_solutions", "iter_solutions"):
+        monkeypatch.setattr(nq.api, name, no_search)
+    for name in ("find_solution", "construct"):
+        monkeypatch.setattr(nq.huge, name, no_search)
+    (tmp_path / "d.npy").mkdir()
+    assert main(argv + ["-o", str(tmp_path / "d.npy")]) == 1
+    assert "Is a directory" in capsys.readouterr().err
+
+
+def test_file_output_needs_no_standard_output(tmp_path):
+    path = tmp_path / "x.npy"
+    run = subprocess.run(CLI + ["solve", "6", "-o", str(path)], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True, timeout=300,
+                         preexec_fn=lambda: os.close(1))
+    assert run.returncode == 0, run.stderr
+    np.testing.assert_array_equal(np.load(path), nq.solve(6))
+
+
+def test_construct_output_format_follows_the_suffix(tmp_path):
+    assert main(["construct", "8", "-o", str(tmp_path / "c.txt")]) == 0
+    assert (tmp_path / "c.txt").read_text() == " ".join(map(str, nq.construct(8))) + "\n"
+    assert main(["construct", "8", "-o", str(tmp_path / "c.npy")]) == 0
+    np.testing.assert_array_equal(np.load(tmp_path / "c.npy"), nq.construct(8))
+
+
+@pytest.mark.parametrize("signame, status", [("SIGTERM", 143), ("SIGHUP", 129)])
+def test_termination_signal_leaves_no_file(tmp_path, signame, status):
+    import signal
+
+    if not hasattr(signal, signame):
+        pytest.skip(f"no {signame} here")
+    proc = subprocess.Popen(CLI + ["solve", "14", "-t", "1", "-o", str(tmp_path / "all.json")],
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not any(name.endswith(".tmp") for name in os.listdir(tmp_path)):
+        assert proc.poll() is None and time.monotonic() < deadline, "never started writing"
+        time.sleep(0.01)
+    proc.send_signal(getattr(signal, signame))
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == status and "Traceback" not in err
+    assert os.listdir(tmp_path) == []
+
+
+def test_stale_temporaries_of_other_targets_are_kept(tmp_path):
+    from nqueens_numba._files import remove_stale_temporaries
+
+    mine = tmp_path / ".ck.abcdefgh.tmp"
+    other = tmp_path / ".ck.json.abcdefgh.tmp"  # a temporary file of "ck.json"
+    mine.touch()
+    other.touch()
+    remove_stale_temporaries(tmp_path / "ck")
+    assert sorted(os.listdir(tmp_path)) == [other.name]
+
+
+def test_open_files_in_the_wrong_mode(tmp_path):
+    import tempfile
+
+    with open(tmp_path / "o.txt", "wb") as binary, pytest.raises(TypeError, match="mode"):
+        nq.save_solutions(binary, 4)
+    with open(tmp_path / "o.npy", "w") as text, pytest.raises(TypeError, match="mode"):
+        nq.save_solutions(text, 4)
+    with tempfile.NamedTemporaryFile("w", dir=tmp_path, suffix=".dat", delete=False) as f:
+        assert nq.save_solutions(f, 4) == 2  # a text file without a known suffix: text boards
+    with open(f.name) as back:
+        np.testing.assert_array_equal(read_text_boards(back.read(), 4), nq.solve(4))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_checkpoint_that_is_a_pipe_is_refused(tmp_path):
+    pipe = tmp_path / "ck.json"
+    os.mkfifo(pipe)
+    with pytest.raises(nq.CheckpointError, match="not a regular file"):
+        nq.count_solutions(12, checkpoint=pipe)
