@@ -55,7 +55,9 @@ def main():
     # The counts run on a pool of Python threads (GIL-free kernels), not on a numba
     # threading layer, so there is no layer to report.
     print(f"numba {numba.__version__}, {threads} threads")
-    nq.count_solutions(8, n_threads=1)  # compile (or load the cached kernels) before timing
+    # Compile (or load the cached kernels of) both methods before timing.
+    nq.count_solutions(8, n_threads=1)
+    nq.count_solutions(12, n_threads=1)
     print(f"{'n':>3} {'total':>12} {'1 thread s':>11} {f'{threads} threads s':>12} "
           f"{'speed-up':>9} {'solutions/s':>13}")
     for n in args.n:

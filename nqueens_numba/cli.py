@@ -20,7 +20,8 @@ def _parser():
         prog="nqueens",
         description=(
             "Count and print the solutions of the n-queens problem: n queens on an n x n "
-            f"board, no two attacking each other (0 <= N <= {config.MAX_N})."
+            f"board, no two attacking each other (0 <= N <= {config.MAX_N} for count and "
+            f"solve; up to {huge.MAX_HUGE_N:,} for construct and find)."
         ),
         epilog="Exit status: 0 on success, 2 for bad arguments, 1 for other errors, "
         "130 when interrupted (Ctrl-C), 143 and 129 for SIGTERM and SIGHUP.",
@@ -109,8 +110,8 @@ def _parser():
     )
     solve.add_argument(
         "--output", "-o", metavar="FILE", default=None,
-        help="write to FILE (atomically: FILE appears only when complete) instead of "
-        "standard output",
+        help="write to FILE (atomically: FILE appears only when complete; a pipe or "
+        "/dev/stdout is written in place) instead of standard output",
     )
     output = argparse.ArgumentParser(add_help=False)
     output.add_argument(
@@ -121,7 +122,7 @@ def _parser():
     construct = sub.add_parser(
         "construct", parents=[output],
         help="print one solution of any size, by an explicit construction",
-        description="Print one solution for any N >= 4 (and N = 1), written down in O(N) by "
+        description="Print one solution for any N except 2 and 3, written down in O(N) by "
         "the classic explicit construction: the column of the queen of each row, space "
         "separated.",
     )
@@ -132,7 +133,8 @@ def _parser():
         description="Find one solution keeping the --preplace queens by min-conflicts "
         "local search, and print the column of the queen of each row.",
     )
-    find.add_argument("n", type=int, metavar="N", help=f"board order, 1..{huge.MAX_HUGE_N}")
+    find.add_argument("n", type=int, metavar="N",
+                      help=f"board order, 0..{huge.MAX_HUGE_N}, not 2 or 3")
     find.add_argument("--seed", "-s", type=int, default=None, metavar="S",
                       help="seed of the search (the same seed gives the same solution)")
     find.add_argument("--max-steps", type=int, default=None, metavar="K",

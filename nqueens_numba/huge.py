@@ -42,7 +42,7 @@ def construct(n):
 
     Returns
     -------
-    queens : numpy.ndarray, shape (n,), dtype int32 (int64 for n >= 2**31)
+    queens : numpy.ndarray, shape (n,), dtype int32
         ``queens[row] == column``; a solution (:func:`~nqueens_numba.is_solution`).
 
     Raises
@@ -72,7 +72,7 @@ def construct(n):
     True
     """
     n = _check_huge_n(n)
-    dtype = np.int32 if n < 2**31 else np.int64
+    dtype = np.int32  # n <= MAX_HUGE_N < 2**31
     evens = np.arange(2, n + 1, 2, dtype=dtype)
     odds = np.arange(1, n + 1, 2, dtype=dtype)
     if n % 6 == 2:  # 1 and 3 swap places, 5 goes last
@@ -96,7 +96,7 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
     Parameters
     ----------
     n : int
-        Board order, ``1 <= n <= 10**9``, not 2 or 3.
+        Board order, ``0 <= n <= 10**9``, not 2 or 3 (n = 0 gives the empty solution).
     preplaced : mapping of int to int, or array_like of int, shape (n,), optional
         ``{row: column}``, or ``queens[row] == column`` with -1 for free rows.
     seed : int, optional
@@ -167,8 +167,12 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
     else:
         result = _kernels._min_conflicts(queens, free_rows, seed, steps)
     if result < 0:
-        raise RuntimeError(
-            f"find_solution({n}) found no solution within max_steps={steps}: the pre-placed "
-            f"queens may have no completion (n-queens completion is NP-complete); try "
-            f"another seed, a larger max_steps, or fewer pre-placed queens")
+        if preplaced is None or len(free_rows) == n:
+            why = "the search was cut short; try another seed or a larger max_steps"
+        else:
+            why = ("the pre-placed queens may have no completion (n-queens completion is "
+                   "NP-complete); try another seed, a larger max_steps, or fewer pre-placed "
+                   "queens")
+        raise RuntimeError(f"find_solution({n}) found no solution within "
+                           f"max_steps={steps}: {why}")
     return queens
