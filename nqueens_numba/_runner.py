@@ -46,6 +46,26 @@ def _timed(kernel, n, batch, depth):
     return out, time.perf_counter() - start
 
 
+def resume(n_states, width, checkpoint, split):
+    """Start a run of ``n_states`` subproblems, from ``checkpoint`` if given.
+
+    Returns ``(results, done, ckpt, pending)``: the ``(n_states, width)`` int64 result slots
+    (filled for the subproblems the checkpoint records), the ``(n_states,)`` bool mask of
+    those, the :class:`~nqueens_numba.checkpoint.Checkpoint` (or ``None``) and the indices
+    still to run, in a fixed shuffled order (neighbouring subproblems cost alike).
+    """
+    results = np.zeros((n_states, width), dtype=np.int64)
+    done = np.zeros(n_states, dtype=bool)
+    ckpt = None
+    if checkpoint is not None:
+        ckpt = Checkpoint(checkpoint, split, width)
+        for index, counts in ckpt.finished.items():
+            results[index] = counts
+            done[index] = True
+    order = np.random.default_rng(config.SHUFFLE_SEED).permutation(n_states)
+    return results, done, ckpt, order[~done[order]]
+
+
 def run_subproblems(kernel, n, states, depth, width, n_threads, *, progress=False,
                     checkpoint=None, split=None, direct=False, label="count"):
     """Results of ``kernel(n, states[batch], depth)`` for every subproblem, in order.
@@ -84,16 +104,7 @@ def run_subproblems(kernel, n, states, depth, width, n_threads, *, progress=Fals
     n_states = len(states)
     if direct and not progress and checkpoint is None:
         return np.asarray(kernel(n, states, depth), dtype=np.int64).reshape(n_states, width)
-    results = np.zeros((n_states, width), dtype=np.int64)
-    done = np.zeros(n_states, dtype=bool)
-    ckpt = None
-    if checkpoint is not None:
-        ckpt = Checkpoint(checkpoint, split, width)
-        for index, counts in ckpt.finished.items():
-            results[index] = counts
-            done[index] = True
-    order = np.random.default_rng(config.SHUFFLE_SEED).permutation(n_states)
-    pending = order[~done[order]]
+    results, done, ckpt, pending = resume(n_states, width, checkpoint, split)
     bar = progress_bar(n_states, int(done.sum()), f"{label} n={n}") if progress else None
     try:
         _run_pool(kernel, n, states, depth, width, n_threads, pending, results, done, ckpt,

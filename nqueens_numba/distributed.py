@@ -174,18 +174,7 @@ def _run_batches(client, kernel, n, states, depth, width, n_batches, checkpoint,
     """Counts of every subproblem, computed in batches on the cluster."""
     from distributed import as_completed
 
-    from .checkpoint import Checkpoint
-
-    results = np.zeros((len(states), width), dtype=np.int64)
-    done = np.zeros(len(states), dtype=bool)
-    ckpt = None
-    if checkpoint is not None:
-        ckpt = Checkpoint(checkpoint, split, width)
-        for index, c in ckpt.finished.items():
-            results[index] = c
-            done[index] = True
-    order = np.random.default_rng(config.SHUFFLE_SEED).permutation(len(states))
-    pending = order[~done[order]]
+    results, done, ckpt, pending = _runner.resume(len(states), width, checkpoint, split)
     batches = [b for b in np.array_split(pending, max(1, min(n_batches, len(pending))))
                if len(b)]
     bar = None
