@@ -36,7 +36,7 @@ def measure_subproblems(n, states, depth, n_threads):
         for i in part:
             batch = np.ascontiguousarray(states[i:i + 1])
             start = time.perf_counter()
-            _kernels._count_canonical_states(n, batch, depth)
+            _kernels._count_symmetric_states(n, batch, depth)
             times[i] = time.perf_counter() - start
 
     threads = [threading.Thread(target=work, args=(p,)) for p in parts]

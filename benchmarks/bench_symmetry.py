@@ -1,22 +1,47 @@
 """Single-thread time of the two counting methods: mirror halving against the D4-symmetric search.
 
     python benchmarks/bench_symmetry.py [--n 14 15 16 17] [--small 7 8 9 10 11 12 13]
+                                        [--by-column 16]
 
 For each n of ``--n`` prints the best of ``--repeat`` runs of
 ``count_solutions(n, method=..., n_threads=1)`` for both methods (compile time excluded) and
-the ratio; for the small n of ``--small``, the best of many runs, which is how
-``config.SYMMETRIC_MIN_N`` was chosen. Also prints the number of canonical leaves by orbit
-size. Compare ratios within one run: absolute times are noisy on shared machines.
+the ratio, with the number of orbits by size; for the small n of ``--small``, the best of many
+runs, which is how ``config.SYMMETRIC_MIN_N`` was chosen. ``--by-column`` splits one board's
+single-thread time by the column of the first-row queen: the symmetric search's subtree of
+that column against the mirror-halved search's. Compare ratios within one run: absolute
+times are noisy on shared machines.
 """
 import argparse
 
+import numpy as np
+
 import nqueens_numba as nq
 from _timing import best
+from nqueens_numba import _kernels, api
 
 # Published reference on the 2-core machine these figures were first taken on: a C counter
 # using 8-fold symmetry, one thread, gcc -O3.
 C_SYMMETRIC = {16: 1.4, 17: 9.6}
 
+
+def by_column(n, repeat):
+    """Single-thread seconds of each first-row column's subtree, both searches."""
+    depth = 3
+    halving, _ = api._split(n, 1, prefix_depth=depth)
+    symmetric, _ = api._symmetric_split(n, 1, prefix_depth=depth)
+    print(f"\nn = {n}, one thread, best of {repeat} (s), by first-row column:")
+    print(f"{'column':>6} {'halving':>9} {'symmetric':>10} {'sym/halving':>12}")
+    total_h = total_s = 0.0
+    for column in range((n + 1) // 2):
+        h = np.ascontiguousarray(halving[halving[:, 3] == column])
+        s = np.ascontiguousarray(symmetric[symmetric[:, 3] == column])
+        th, _ = best(lambda: _kernels._count_states(n, h, depth), repeat)
+        ts, _ = best(lambda: _kernels._count_symmetric_states(n, s, depth), repeat) if len(s) \
+            else (0.0, None)
+        total_h += th
+        total_s += ts
+        print(f"{column:>6} {th:>9.3f} {ts:>10.3f} {ts / th:>12.2f}")
+    print(f"{'all':>6} {total_h:>9.3f} {total_s:>10.3f} {total_s / total_h:>12.2f}")
 
 
 def main():
@@ -24,6 +49,7 @@ def main():
     parser.add_argument("--n", type=int, nargs="+", default=[14, 15, 16, 17])
     parser.add_argument("--small", type=int, nargs="*", default=[7, 8, 9, 10, 11, 12, 13])
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--by-column", type=int, nargs="*", default=[])
     args = parser.parse_args()
 
     for method in ("halving", "symmetric"):  # compile outside the timings
@@ -52,6 +78,8 @@ def main():
         if n in C_SYMMETRIC:
             print(f"    symmetric {ts:.2f} s against {C_SYMMETRIC[n]} s for the published C "
                   f"counter (C time / ours = {C_SYMMETRIC[n] / ts:.2f})")
+    for n in args.by_column:
+        by_column(n, args.repeat)
 
 
 if __name__ == "__main__":

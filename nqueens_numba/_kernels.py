@@ -204,7 +204,7 @@ def _count_masked_state(n, row, cols, diag, anti, allow):
             next_diag = (diag | bit) << 1
             next_anti = (anti | bit) >> 1
             if sp == top:
-                leaves, _ = _canonical_tail(next_cols, next_diag, next_anti, allow[tail],
+                leaves, _ = _masked_tail(next_cols, next_diag, next_anti, allow[tail],
                                             allow[tail + 1], allow[tail + 2], allow[tail + 3],
                                             0, 0, 0, 0)
                 count += leaves
@@ -531,18 +531,29 @@ def _fill_rows(n, base, stack, queens, level, out, budget, allow):
 
 # --------------------------------------------------------------------------- D4 symmetry
 #
-# The symmetric search visits one placement per D4 orbit: the canonical form (the
-# lexicographically smallest image). Its first-row queen sits in column ``b1`` with
-# ``2 * b1 < n - 1``:
+# The symmetric search visits one placement per D4 orbit, its *representative*. The distance
+# of an edge queen from the nearest corner along its edge is ``min(p, n - 1 - p)`` for its
+# position ``p`` on that edge; the four distances of a placement (top row, bottom row, left
+# and right columns) are the same multiset for every image in its orbit, and their maximum
+# ``b`` is at least 1 (two corner queens always attack each other). The representative is
+# the lexicographically smallest image whose first-row queen is in column ``b``; ``2 * b <=
+# n - 1`` puts it in the left half (or the middle column) of the first row. So below a first
+# row at column ``b``:
 #
-# * ``b1 == 0`` (a corner queen): the orbit has 8 solutions, two of which (``q`` and its
-#   transpose) have a queen at (0, 0); the canonical one has the smaller ``q[1]``, so column 1
-#   stays empty in the rows above ``q[1]``.
-# * ``b1 >= 1`` (no corner queen in the orbit): every edge queen of the canonical form is at
-#   least ``b1`` squares from a corner. So columns 0 and n - 1 stay empty in the rows above
-#   ``b1`` and below ``b2 = n - 1 - b1``, the last row's queen lies in columns ``b1 .. b2``,
-#   and by row ``b2`` both side columns must be taken. A leaf with an edge queen exactly
-#   ``b1`` from a corner is compared with its images to settle canonicity and orbit size.
+# * the side columns 0 and n - 1 stay empty in rows ``b + 1 .. n - 2 - b`` (a side queen
+#   there would be farther than ``b`` from a corner) and the last row's queen keeps within
+#   ``b`` of a corner: plain per-row masks that cut most other images early, in the middle
+#   rows where the search tree is widest;
+# * a first-row queen in the middle column (odd ``n``) has its own mirror image in the same
+#   subtree: the second-row queen stays left of the middle, which is the smaller of the two;
+# * a leaf with another edge queen exactly ``b`` from a corner (a *tie*: a side queen in row
+#   ``b`` or ``n - 1 - b``, or the last queen in column ``b`` or ``n - 1 - b``) is compared
+#   with its images that also start with ``b``; every other leaf is the representative of an
+#   orbit of 8 (an image equal to it would have to start with ``b``).
+#
+# No first-row queen lies in a corner (``b == 0`` is impossible), and the subtrees of large
+# ``b``, where most solutions are, lose few nodes to the masks, but those of small ``b`` are
+# cut to a few per cent of the mirror-halved search (benchmarks/bench_symmetry.py).
 #
 # Symmetric states are prefix states (see above) with ``depth >= 2``.
 
@@ -556,43 +567,27 @@ _IMAGE_COMPLEMENT = np.array([1, 1, 0, 1, 0, 0, 1], dtype=np.int64)
 
 
 @njit(**_JIT)
-def _row_allow(n, row, q0, q1):
-    """Columns the canonical search allows in ``row``, given the queens of rows 0 and 1."""
+def _row_allow(n, row, b):
+    """Columns the symmetric search allows in ``row`` below a first-row queen in column ``b``.
+
+    Requires ``1 <= row <= n - 1`` and ``1 <= 2 * b <= n - 1``.
+    """
     full = _full_mask(n)
     m = n - 1
-    if row == 0:
-        return full
-    if q0 == 0:  # corner case: column 1 stays empty above row q1
-        if 2 <= row < q1:
-            return full & ~np.int64(2)
-        return full
-    b1 = q0
-    b2 = m - q0
     side = np.int64(1) | (np.int64(1) << np.int64(m))
-    if row == m:
-        low = (np.int64(1) << np.int64(b1)) - 1
-        high = (np.int64(1) << np.int64(b2 + 1)) - 1
-        return high & ~low
-    if row < b1 or row > b2:
+    if row == m:  # the last queen within ``b`` of a corner
+        near = (np.int64(1) << np.int64(b + 1)) - 1
+        return near | (near << np.int64(m - b))
+    if row == 1 and 2 * b == m:  # middle first-row queen: the smaller of the mirror pair
+        return (np.int64(1) << np.int64(b)) - 1
+    if b < row < m - b:
         return full & ~side
     return full
 
 
 @njit(**_JIT)
-def _side_cut(n, free, cols):
-    """At row ``b2``: both side columns must be taken by the end of this row."""
-    side = np.int64(1) | (np.int64(1) << np.int64(n - 1))
-    taken = cols & side
-    if taken == 0:
-        return np.int64(0)
-    if taken != side:
-        return free & side
-    return free
-
-
-@njit(**_JIT)
-def _enumerate_canonical_prefixes(n, depth, max_states):
-    """Prefixes of the first ``depth`` rows allowed by the canonical search, in order.
+def _enumerate_symmetric_prefixes(n, depth, max_states):
+    """Prefixes of the first ``depth`` rows allowed by the symmetric search, in order.
 
     Requires ``n >= 4`` and ``2 <= depth <= n - 2``. Returns ``(states, n_states)`` as
     ``_enumerate_prefixes`` does.
@@ -604,7 +599,8 @@ def _enumerate_canonical_prefixes(n, depth, max_states):
     out = np.empty((0, 3 + depth), dtype=np.int64)
     for write in range(2):
         n_found = 0
-        stack[0, 0] = full & ((np.int64(1) << np.int64((n - 2) // 2 + 1)) - 1)
+        # first-row columns 1 .. m // 2
+        stack[0, 0] = full & ((np.int64(1) << np.int64(m // 2 + 1)) - 2)
         stack[0, 1] = 0
         stack[0, 2] = 0
         stack[0, 3] = 0
@@ -620,14 +616,8 @@ def _enumerate_canonical_prefixes(n, depth, max_states):
             cols = stack[d, 1] | bit
             diag = (stack[d, 2] | bit) << 1
             anti = (stack[d, 3] | bit) >> 1
-            q0 = queens[0]
-            q1 = queens[1] if d >= 1 else -1
             row = d + 1
-            next_free = ~(cols | diag | anti) & full
-            if row >= 2 or q0 != 0:
-                next_free &= _row_allow(n, row, q0, q1)
-            if q0 != 0 and row == m - q0:
-                next_free = _side_cut(n, next_free, cols)
+            next_free = ~(cols | diag | anti) & _row_allow(n, row, queens[0])
             if row == depth:
                 if next_free != 0:
                     if write:
@@ -650,12 +640,13 @@ def _enumerate_canonical_prefixes(n, depth, max_states):
 
 
 @njit(**_JIT)
-def _orbit_size_if_canonical(n, queens, inverse):
-    """Orbit size of a placement if it is its own canonical form, else 0.
+def _orbit_size_if_representative(n, queens, inverse):
+    """Orbit size of a placement if it is the representative of its orbit, else 0.
 
-    ``queens`` and its ``inverse`` permutation are ``int64`` arrays of length ``n``; each
-    non-identity image is compared with ``queens`` lexicographically, stopping at the first
-    difference.
+    ``queens`` and its ``inverse`` permutation are ``int64`` arrays of length ``n``, and no
+    image starts with a column farther from the corners than ``queens[0]`` (the search masks
+    ensure it). Images that start with a column nearer a corner are not candidates; the
+    others are compared with ``queens`` lexicographically, stopping at the first difference.
     """
     m = n - 1
     stabilizer = 1
@@ -670,7 +661,8 @@ def _orbit_size_if_canonical(n, queens, inverse):
             if complement:
                 v = m - v
             if v != queens[i]:
-                order = -1 if v < queens[i] else 1
+                # a smaller first column is nearer a corner: that image is no candidate
+                order = -1 if (v < queens[i] and i > 0) else 1
                 break
         if order < 0:
             return 0
@@ -680,96 +672,51 @@ def _orbit_size_if_canonical(n, queens, inverse):
 
 
 @njit(**_JIT)
-def _count_canonical_state(n, depth, state):
-    """Canonical solutions below one symmetric state, by orbit size.
+def _count_symmetric_state(n, depth, state):
+    """Representatives of orbits below one symmetric state, by orbit size.
 
-    Requires ``n - TAIL_ROWS > depth``. Level ``sp`` of the search places the queen of row
-    ``depth + sp``; the children of level ``tail_level`` start the last ``TAIL_ROWS`` rows,
-    searched by ``_canonical_tail``. The rules of the canonical search that depend on the
-    row run only where they apply:
+    Requires ``n - TAIL_ROWS > depth >= 2``. Level ``sp`` of the search places the queen of
+    row ``depth + sp`` on the squares its row allows (``_row_allow``); the children of level
+    ``tail_level`` start the last ``TAIL_ROWS`` rows, searched by ``_masked_tail``. A tie
+    from a side queen in row ``b`` or ``n - 1 - b`` above the tail is read from the column
+    masks on the stack when a tail has leaves; tie leaves are classified by
+    ``_classify_tail``.
 
-    * entering row ``strip`` (``b1``, or ``q[1]`` in the corner case) clears placeholder bits
-      that kept the side columns (column 1 in the corner case) out of the rows above;
-    * entering row ``check = b2 + 1`` prunes unless both side columns are taken (the side
-      queens lie in rows ``b1 .. b2``); ``cols`` then keeps them out of the rows below;
-    * in the tail these rules become per-row masks, the last row is restricted to
-      ``last_mask``, and leaves that may have another image starting with ``b1`` (*ties*)
-      are classified by ``_classify_tail``.
-
-    The search loop (``_canonical_search``) keeps the level of the next rule in ``top``,
-    saved on the stack, so that other levels pay nothing for the rules.
-
-    Returns ``(n_orbit2, n_orbit4, n_orbit8)``: the numbers of canonical solutions (one per
+    Returns ``(n_orbit2, n_orbit4, n_orbit8)``: the numbers of representatives (one per
     orbit) whose orbit has 2, 4 and 8 solutions.
     """
-    full = _full_mask(n)
     m = n - 1
-    q0 = state[3]
+    b = state[3]
+    b2 = m - b
     side = np.int64(1) | (np.int64(1) << np.int64(m))
-    corner = q0 == 0
     tail_row = n - TAIL_ROWS
-    # Per-state constants of the search: 0-3 allowed squares of the tail rows (3: the last
-    # row), 4-7 tie squares of the tail rows, 8 ends, 9 strip row, 10 placeholder bits,
-    # 11-12 levels of rows b1 and b2 above the tail (or -1), 13 tie in the prefix,
-    # 14 strip at the tail's entry.
+    tail_level = tail_row - depth - 1
+    allow = np.zeros(n + 1, dtype=np.int64)  # by row; one spare entry past the last row
+    for r in range(1, n):
+        allow[r] = _row_allow(n, r, b)
+    # Per-state constants of the tail: 0-3 allowed squares of the tail rows (3: the last
+    # row), 4-6 tie squares of the tail rows above the last, 8 tie squares of the last row.
     params = np.zeros(16, dtype=np.int64)
-    allow = params[0:4]  # squares each tail row may use (the last: ``last_mask``)
-    tie = params[4:8]  # squares of each tail row that make a tie
-    if corner:
-        strip = state[4]
-        fake = np.int64(2)
-        check = np.int64(-1)
-        b2 = np.int64(-1)
-        ends = np.int64(0)
-        for t in range(TAIL_ROWS):
-            allow[t] = full & ~fake if tail_row + t < strip else full
-    else:
-        strip = q0
-        fake = side
-        b2 = m - q0
-        check = b2 + 1
-        ends = (np.int64(1) << q0) | (np.int64(1) << b2)
-        for t in range(TAIL_ROWS):
-            allow[t] = full & ~side if tail_row + t > b2 else full
-            if tail_row + t == b2:
-                tie[t] = side
-        allow[TAIL_ROWS - 1] = (((np.int64(1) << np.int64(b2 + 1)) - 1)
-                                & ~((np.int64(1) << q0) - 1))
+    for t in range(TAIL_ROWS):
+        params[t] = allow[tail_row + t]
+        if t < TAIL_ROWS - 1 and (tail_row + t == b or tail_row + t == b2):
+            params[4 + t] = side
+    ends = (np.int64(1) << np.int64(b)) | (np.int64(1) << np.int64(b2))
     params[8] = ends
-    params[9] = strip
-    params[10] = fake
-    # Rows b1 and b2 above the tail: the levels at which their queens are read.
-    params[11] = q0 - depth if (not corner and depth <= q0) else -1
-    params[12] = b2 - depth if (not corner and depth <= b2 < tail_row) else -1
-    tie_prefix = 0
-    if not corner:
-        if q0 < depth and (state[3 + q0] == 0 or state[3 + q0] == m):
-            tie_prefix = 1
-        if b2 < depth and (state[3 + b2] == 0 or state[3 + b2] == m):
-            tie_prefix = 1
-    params[13] = tie_prefix
-    params[14] = 1 if strip >= tail_row else 0  # strip at the tail's entry
-    strip_level = strip - depth - 1 if depth < strip < tail_row else np.int64(-1)
-    check_level = check - depth - 1 if depth < check < tail_row else np.int64(-1)
+    stack = np.zeros((n + 1, 4), dtype=np.int64)
+    # Column masks on the stack around the rows b .. b2 below the prefix and above the tail:
+    # the rows between keep the side columns empty, so a side queen placed in that range is
+    # in row b or b2, a tie.
+    tie_lo = max(b - depth, 0)
+    tie_hi = min(b2, tail_row - 1) - depth + 1
+    if b >= tail_row or b2 < depth:
+        tie_hi = tie_lo
+    tie_prefix = False
+    if b < depth and (state[3 + b] == 0 or state[3 + b] == m):
+        tie_prefix = True
+    if b2 < depth and (state[3 + b2] == 0 or state[3 + b2] == m):
+        tie_prefix = True
     counts = np.zeros(3, dtype=np.int64)
-    cols = state[0]
-    if strip > depth:
-        cols |= fake
-    # The search adds classified ties to ``counts`` and returns the plain leaves.
-    n_plain = _canonical_search(n, depth, state, cols, strip_level, check_level, params,
-                                counts)
-    return counts[0], counts[1], counts[2] + n_plain
-
-
-@njit(**_JIT)
-def _canonical_search(n, depth, state, cols, strip_level, check_level, params, counts):
-    """The loop of the canonical search (see ``_count_canonical_state``).
-
-    Adds the classified tie leaves to ``counts`` and returns the number of plain leaves
-    (canonical, orbit of 8).
-    """
-    full = _full_mask(n)
-    side = np.int64(1) | (np.int64(1) << np.int64(n - 1))
     allow0 = params[0]
     allow1 = params[1]
     allow2 = params[2]
@@ -777,26 +724,13 @@ def _canonical_search(n, depth, state, cols, strip_level, check_level, params, c
     tie0 = params[4]
     tie1 = params[5]
     tie2 = params[6]
-    ends = params[8]
-    fake = params[10]
-    b1_level = params[11]
-    b2_level = params[12]
-    tie_prefix = params[13] != 0
-    strip_in_tail = params[14] != 0
+    cols = state[0]
     diag = state[1]
     anti = state[2]
-    tail_level = n - TAIL_ROWS - depth - 1
-    next_event = np.empty(n, dtype=np.int64)  # the first event level at or after sp
-    following = tail_level
-    for level in range(tail_level, -1, -1):
-        if level == strip_level or level == check_level:
-            following = level
-        next_event[level] = following
-    free = ~(cols | diag | anti) & full
-    stack = np.empty((n + 1, 5), dtype=np.int64)
+    free = ~(cols | diag | anti) & allow[depth]
+    allow_next = allow[depth + 1]  # squares of the row below the current level
     n8 = np.int64(0)
     sp = 0
-    top = next_event[0]
     while True:
         if free != 0:
             bit = free & -free
@@ -804,89 +738,62 @@ def _canonical_search(n, depth, state, cols, strip_level, check_level, params, c
             next_cols = cols | bit
             next_diag = (diag | bit) << 1
             next_anti = (anti | bit) >> 1
-            if sp != top:
-                next_free = ~(next_cols | next_diag | next_anti) & full
+            if sp != tail_level:
+                next_free = ~(next_cols | next_diag | next_anti) & allow_next
                 if next_free != 0:
                     stack[sp, 0] = free
                     stack[sp, 1] = cols
                     stack[sp, 2] = diag
                     stack[sp, 3] = anti
-                    stack[sp, 4] = top
                     sp += 1
+                    allow_next = allow[depth + sp + 1]
                     cols = next_cols
                     diag = next_diag
                     anti = next_anti
                     free = next_free
-            elif sp == tail_level:
-                if strip_in_tail:
-                    next_cols &= ~fake
-                n_plain, n_tie = _canonical_tail(next_cols, next_diag, next_anti, allow0,
+            else:
+                n_plain, n_tie = _masked_tail(next_cols, next_diag, next_anti, allow0,
                                                  allow1, allow2, last_mask, tie0, tie1, tie2,
                                                  ends)
-                if n_plain + n_tie != 0:
-                    # Ties from rows b1 and b2 above the tail: side queens placed there.
-                    tie_above = tie_prefix
-                    if b1_level >= 0:
-                        before = stack[b1_level, 1] if b1_level < sp else cols
-                        after = stack[b1_level + 1, 1] if b1_level + 1 < sp else (
-                            cols if b1_level + 1 == sp else next_cols)
-                        tie_above |= ((after ^ before) & side) != 0
-                    if b2_level >= 0:
-                        before = stack[b2_level, 1] if b2_level < sp else cols
-                        after = stack[b2_level + 1, 1] if b2_level + 1 < sp else (
-                            cols if b2_level + 1 == sp else next_cols)
-                        tie_above |= ((after ^ before) & side) != 0
+                tie_above = False
+                if n_plain != 0:
+                    stack[sp, 1] = cols
+                    stack[sp + 1, 1] = next_cols
+                    placed = stack[tie_hi, 1] ^ stack[tie_lo, 1]
+                    tie_above = tie_prefix or (placed & side) != 0
                     if tie_above:
                         n_tie += n_plain
-                        n_plain = 0
-                    n8 += n_plain
-                    if n_tie != 0:
-                        stack[sp, 1] = cols
-                        stack[sp + 1, 1] = next_cols
-                        _classify_tail(n, depth, state, stack, sp, bit, next_cols, next_diag,
-                                       next_anti, tie_above, params, counts)
-            else:
-                if sp == strip_level:
-                    next_cols &= ~fake
-                next_free = ~(next_cols | next_diag | next_anti) & full
-                if sp == check_level and (next_cols & side) != side:
-                    next_free = np.int64(0)
-                if next_free != 0:
-                    stack[sp, 0] = free
+                    else:
+                        n8 += n_plain
+                if n_tie != 0:
                     stack[sp, 1] = cols
-                    stack[sp, 2] = diag
-                    stack[sp, 3] = anti
-                    stack[sp, 4] = top
-                    sp += 1
-                    top = next_event[sp]
-                    cols = next_cols
-                    diag = next_diag
-                    anti = next_anti
-                    free = next_free
+                    stack[sp + 1, 1] = next_cols
+                    _classify_tail(n, depth, state, stack, sp, bit, next_cols, next_diag,
+                                   next_anti, tie_above, params, counts)
         elif sp == 0:
             break
         else:
             sp -= 1
+            allow_next = allow[depth + sp + 1]
             free = stack[sp, 0]
             cols = stack[sp, 1]
             diag = stack[sp, 2]
             anti = stack[sp, 3]
-            top = stack[sp, 4]
-    return n8
+    counts[2] += n8
+    return counts[0], counts[1], counts[2]
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _canonical_tail(cols, diag, anti, allow0, allow1, allow2, last_mask, tie0, tie1, tie2,
+def _masked_tail(cols, diag, anti, allow0, allow1, allow2, last_mask, tie0, tie1, tie2,
                     ends):
-    """The last ``TAIL_ROWS`` (4) rows of the canonical search, as nested loops.
+    """The last ``TAIL_ROWS`` (4) rows of a masked search, as nested loops.
 
     ``cols``, ``diag`` and ``anti`` are the masks of the first tail row; tail row ``t`` may
     use only the squares of ``allow<t>``, the last row those of ``last_mask``. A leaf is a
-    *tie* (another image may start with ``b1``) when tail row ``t`` holds a square of
-    ``tie<t>`` or the last queen is on ``ends``.
+    *tie* (in the symmetric search: another image may start with the same column) when tail
+    row ``t`` holds a square of ``tie<t>`` or the last queen is on ``ends``.
 
-    Returns ``(n_plain, n_tie)``: the other leaves, canonical with a trivial stabilizer
-    unless the rows above the tail make a tie, and the tie leaves.
+    Returns ``(n_plain, n_tie)``: the other leaves and the tie leaves.
     """
     n_leaves = np.int64(0)
     n_tie = np.int64(0)
@@ -926,22 +833,17 @@ def _classify_tail(n, depth, state, stack, sp, bit_above, cols, diag, anti, tie_
 
     The placement of a leaf is read back from the prefix (``state``), the column masks on
     the stack (levels ``0 .. sp + 1``), ``bit_above`` (row ``n - TAIL_ROWS - 1``) and the
-    tail's own queens.
+    tail's own queens. With ``tie_above`` every leaf is a tie.
     """
     m = n - 1
     tail_row = n - TAIL_ROWS
-    strip = params[9]
-    fake = params[10]
     ends = params[8]
     queens = np.empty(n, dtype=np.int64)
     inverse = np.empty(n, dtype=np.int64)
     for r in range(depth):
         queens[r] = state[3 + r]
     for j in range(sp):
-        placed = stack[j + 1, 1] ^ stack[j, 1]
-        if depth + j < strip:
-            placed &= ~fake
-        queens[depth + j] = trailing_zeros(placed)
+        queens[depth + j] = trailing_zeros(stack[j + 1, 1] ^ stack[j, 1])
     queens[tail_row - 1] = trailing_zeros(bit_above)
     f0 = ~(cols | diag | anti) & params[0]
     while f0 != 0:
@@ -973,7 +875,7 @@ def _classify_tail(n, depth, state, stack, sp, bit_above, cols, diag, anti, tie_
                 queens[m] = trailing_zeros(last)
                 for r in range(n):
                     inverse[queens[r]] = r
-                size = _orbit_size_if_canonical(n, queens, inverse)
+                size = _orbit_size_if_representative(n, queens, inverse)
                 if size == 8:
                     counts[2] += 1
                 elif size == 4:
@@ -983,16 +885,16 @@ def _classify_tail(n, depth, state, stack, sp, bit_above, cols, diag, anti, tie_
 
 
 @njit(**_JIT)
-def _count_canonical_states(n, states, depth):
-    """Canonical solutions by orbit size for a batch of symmetric states, one slot each.
+def _count_symmetric_states(n, states, depth):
+    """Representatives by orbit size for a batch of symmetric states, one slot each.
 
-    Requires ``n - TAIL_ROWS > depth``. Returns ``counts``, shape ``(n_states, 3)``, dtype
-    ``int64``: columns count the canonical solutions with orbits of 2, 4 and 8 solutions.
+    Requires ``n - TAIL_ROWS > depth >= 2``. Returns ``counts``, shape ``(n_states, 3)``,
+    dtype ``int64``: columns count the representatives of orbits of 2, 4 and 8 solutions.
     """
     n_states = states.shape[0]
     counts = np.zeros((n_states, 3), dtype=np.int64)
     for i in range(n_states):
-        n2, n4, n8 = _count_canonical_state(n, depth, states[i])
+        n2, n4, n8 = _count_symmetric_state(n, depth, states[i])
         counts[i, 0] = n2
         counts[i, 1] = n4
         counts[i, 2] = n8

@@ -222,14 +222,14 @@ def _split(n, n_threads, prefix_depth=None):
 def _symmetric_split(n, n_threads, prefix_depth=None):
     """Subproblems of the D4-symmetric search of an ``n``-board, ``n >= 7``.
 
-    Prefixes of at least two rows (the first-row column and, in the corner case, the
-    second-row column fix the rules of the search) and at most ``n - TAIL_ROWS - 1``, so that
-    the kernel's unrolled tail fits below; grown like :func:`_split`.
+    Prefixes of at least two rows (the second row of a first-row queen in the middle column
+    is restricted to its left half) and at most ``n - TAIL_ROWS - 1``, so that the kernel's
+    unrolled tail fits below; grown like :func:`_split`.
     """
     low, high = _depth_range(n, "symmetric")
 
     def enumerate_depth(depth):
-        return _prefix_states(_kernels._enumerate_canonical_prefixes, n, depth)
+        return _prefix_states(_kernels._enumerate_symmetric_prefixes, n, depth)
 
     if prefix_depth is not None:
         return enumerate_depth(prefix_depth), prefix_depth
@@ -261,7 +261,7 @@ def _count_split(n, n_threads, prefix_depth=None, progress=False, checkpoint=Non
 def _orbit_counts(n, n_threads, prefix_depth=None, progress=False, checkpoint=None):
     """Number of D4 orbits of solutions by orbit size: ``{1: a, 2: b, 4: c, 8: d}``.
 
-    Kernel ``_count_canonical_states`` for ``n >= 7``; for smaller boards the solutions are
+    Kernel ``_count_symmetric_states`` for ``n >= 7``; for smaller boards the solutions are
     enumerated and classified with :mod:`nqueens_numba.symmetry`.
     """
     if n < _kernels.TAIL_ROWS + 3:  # the kernel needs two prefix rows above its tail
@@ -272,7 +272,7 @@ def _orbit_counts(n, n_threads, prefix_depth=None, progress=False, checkpoint=No
     states, depth = _symmetric_split(n, n_threads, prefix_depth)
     split = _runner.split_id(n, "symmetric", depth, states) if checkpoint is not None else None
     counts = _runner.run_subproblems(
-        _kernels._count_canonical_states, n, states, depth, 3, n_threads, progress=progress,
+        _kernels._count_symmetric_states, n, states, depth, 3, n_threads, progress=progress,
         checkpoint=checkpoint, split=split, direct=_is_small(n), label="count")
     totals = [sum(int(c) for c in counts[:, j]) for j in range(3)]
     return {1: 0, 2: totals[0], 4: totals[1], 8: totals[2]}
@@ -348,11 +348,12 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     * ``"halving"`` (kernel ``_count_states``): only the left half of the first row is
       searched and its count doubled (mirror symmetry); for odd ``n`` the middle column is
       searched once.
-    * ``"symmetric"`` (kernel ``_count_canonical_states``): only the canonical form of each
-      D4 orbit is searched, with boundary masks that cut non-canonical partial boards early
-      (a corner queen in the first row, or edge queens no closer to a corner than the
-      first-row queen); each leaf is classified by orbit size. About half the halving
-      search's time.
+    * ``"symmetric"`` (kernel ``_count_symmetric_states``): one image of each D4 orbit is
+      searched, the one whose first-row queen is at least as far from a corner as every
+      other edge queen; masks keep the side columns empty in the middle rows and the last
+      queen near a corner, which cuts the other images early, and the leaves with an equally
+      far edge queen are compared with their images, which also gives the orbit sizes.
+      About 40% of the halving search's time.
 
     The search is split into subproblems by pre-placing the first ``prefix_depth`` rows:
     many more subproblems than threads, each small (see ``config.TASKS_PER_THREAD`` and
@@ -368,7 +369,7 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         Threads for this call, ``1 .. numba.config.NUMBA_NUM_THREADS`` (set that with the
         ``NUMBA_NUM_THREADS`` environment variable); all of them by default.
     method : {None, "halving", "symmetric"}, optional
-        The search to use. ``None`` picks ``"symmetric"`` for ``n >= 11``
+        The search to use. ``None`` picks ``"symmetric"`` for ``n >= 7``
         (``config.SYMMETRIC_MIN_N``, from where it is faster) and ``"halving"`` below. Both
         give the same totals.
     fundamental : bool, optional

@@ -36,10 +36,11 @@ DIRECT_SOLUTIONS = 200_000
 CHECKPOINT_SECONDS = 2.0
 
 #: Smallest board order counted by the symmetric (D4) search by default; smaller boards use
-#: mirror halving. Measured with ``benchmarks/bench_symmetry.py`` (one thread, call included):
-#: halving is faster up to n = 10 (0.05 ms against 0.17 ms), the symmetric search from n = 11
-#: on (0.16 ms against 0.42 ms).
-SYMMETRIC_MIN_N = 11
+#: mirror halving. Measured with ``benchmarks/bench_symmetry.py`` (one thread, call included,
+#: best of 50): the symmetric search is at least as fast from n = 7 on, where its kernel
+#: applies (0.013 ms against 0.033 ms at n = 7, 0.075 against 0.077 ms at n = 10, 0.15
+#: against 0.47 ms at n = 11); below n = 7 it enumerates the solutions.
+SYMMETRIC_MIN_N = 7
 
 #: Rows of the first block a subproblem's enumeration writes; later blocks double in size up
 #: to ``MAX_BLOCK_ROWS``. A block is the unit between checks for cancellation.

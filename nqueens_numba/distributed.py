@@ -89,7 +89,7 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
 
     The subproblems of the local count (see :func:`nqueens_numba.count_solutions`) are built
     here, shuffled, and cut into about ``tasks_per_worker`` batches per worker thread; each
-    batch runs the compiled kernel (``_count_canonical_states`` or ``_count_states``) as a
+    batch runs the compiled kernel (``_count_symmetric_states`` or ``_count_states``) as a
     Dask task. Give each worker as many threads as it has cores (``dask worker
     --nthreads``): every task is one thread.
 
@@ -155,7 +155,7 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
     threads = _total_threads(client)
     if method == "symmetric":
         states, depth = api._symmetric_split(n, threads, prefix_depth)
-        kernel, width = "_count_canonical_states", 3
+        kernel, width = "_count_symmetric_states", 3
     else:
         states, depth = api._split(n, threads, prefix_depth)
         kernel, width = "_count_states", 1

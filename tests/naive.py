@@ -83,6 +83,15 @@ def canonical_naive(queens):
     return min(all_images_naive(queens))
 
 
+def representative_naive(queens):
+    """The image the symmetric search counts for an orbit: first-row queen as far from a
+    corner as any edge queen of the orbit, in the left half; the smallest such image."""
+    n = len(queens)
+    images = all_images_naive(queens)
+    far = max(min(image[0], n - 1 - image[0]) for image in images)
+    return min(image for image in images if image[0] == far)
+
+
 def orbit_size_naive(queens):
     """Number of distinct images of a placement."""
     return len(set(all_images_naive(queens)))

@@ -165,8 +165,8 @@ def test_checkpoint_records_and_resumes(tmp_path, monkeypatch):
     assert len(data["finished"]) == data["split"]["n_subproblems"]
     # A complete checkpoint answers without searching again.
     calls = []
-    original = _kernels._count_canonical_states
-    monkeypatch.setattr(_kernels, "_count_canonical_states",
+    original = _kernels._count_symmetric_states
+    monkeypatch.setattr(_kernels, "_count_symmetric_states",
                         lambda *args: calls.append(len(args[1])) or original(*args))
     assert nq.count_solutions(14, checkpoint=path) == A000170[14]
     assert calls == []

@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 import nqueens_numba as nq
 from nqueens_numba import api, config, symmetry
 
-from naive import all_images_naive, board_matrix, canonical_naive, orbit_size_naive
+from naive import (all_images_naive, board_matrix, canonical_naive, orbit_size_naive,
+                   representative_naive)
 
 # OEIS A000170 and A002562, n = 0..15 (https://oeis.org/A000170, https://oeis.org/A002562).
 # A002562 has no n = 0 term; the empty board is one orbit.
@@ -98,17 +99,22 @@ def test_symmetric_counts_same_for_every_split_and_thread_count(n, monkeypatch):
 
 @pytest.mark.parametrize("n", [7, 8, 10, 11])
 def test_symmetric_kernel_per_state_matches_enumeration(n):
-    """Each subproblem of the symmetric split counts exactly the canonical solutions that
+    """Each subproblem of the symmetric split counts exactly the orbit representatives that
     extend its prefix, by orbit size."""
-    states, depth = api._symmetric_split(n, 1)
-    counts = api._kernels._count_canonical_states(n, states, depth)
     fund = nq.fundamental_solutions(n)
-    sizes = nq.orbit_size(fund)
-    for state, row in zip(states, counts):
-        prefix = state[3:]
-        match = np.all(fund[:, :depth] == prefix, axis=1)
-        expected = [int(np.count_nonzero(match & (sizes == s))) for s in (2, 4, 8)]
-        assert row.tolist() == expected
+    reps = np.array([representative_naive(q) for q in fund])
+    sizes = np.array([orbit_size_naive(q) for q in fund])
+    assert len(set(map(tuple, reps))) == len(fund)
+    for depth in (2, n - 5):
+        states, got = api._symmetric_split(n, 1, prefix_depth=depth)
+        counts = api._kernels._count_symmetric_states(n, states, depth)
+        seen = np.zeros(len(fund), dtype=bool)
+        for state, row in zip(states, counts):
+            match = np.all(reps[:, :depth] == state[3:], axis=1)
+            seen |= match
+            expected = [int(np.count_nonzero(match & (sizes == s))) for s in (2, 4, 8)]
+            assert row.tolist() == expected
+        assert seen.all()  # every representative extends some prefix of the split
 
 
 def test_fundamental_requires_symmetric():
