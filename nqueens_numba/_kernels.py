@@ -690,7 +690,6 @@ def _count_symmetric_state(n, depth, state):
     b2 = m - b
     side = np.int64(1) | (np.int64(1) << np.int64(m))
     tail_row = n - TAIL_ROWS
-    tail_level = tail_row - depth - 1
     allow = np.zeros(n + 1, dtype=np.int64)  # by row; one spare entry past the last row
     for r in range(1, n):
         allow[r] = _row_allow(n, r, b)
@@ -717,6 +716,38 @@ def _count_symmetric_state(n, depth, state):
     if b2 < depth and (state[3 + b2] == 0 or state[3 + b2] == m):
         tie_prefix = True
     counts = np.zeros(3, dtype=np.int64)
+    # The most central first-row column (b = (n - 1) // 2) masks no row below the prefix and
+    # has no tie row in the tail: a version of the search without masks runs it.
+    masked = False
+    for r in range(depth, n):
+        if allow[r] != _full_mask(n):
+            masked = True
+    if params[4] | params[5] | params[6]:
+        masked = True
+    if masked:
+        n8 = _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi,
+                               tie_prefix, counts, True)
+    else:
+        n8 = _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi,
+                               tie_prefix, counts, False)
+    counts[2] += n8
+    return counts[0], counts[1], counts[2]
+
+
+@njit(**_JIT)
+def _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, tie_prefix,
+                      counts, masked):
+    """The search loop of ``_count_symmetric_state``; returns the plain leaves (orbits of 8).
+
+    ``masked`` is a literal: ``False`` compiles a version for states whose rows below the
+    prefix are all unmasked and whose tail has no tie row (``allow`` and the tail masks are
+    then full). Tie leaves are classified into ``counts``.
+    """
+    full = _full_mask(n)
+    m = n - 1
+    side = np.int64(1) | (np.int64(1) << np.int64(m))
+    tail_level = n - TAIL_ROWS - depth - 1
+    ends = params[8]
     allow0 = params[0]
     allow1 = params[1]
     allow2 = params[2]
@@ -739,7 +770,8 @@ def _count_symmetric_state(n, depth, state):
             next_diag = (diag | bit) << 1
             next_anti = (anti | bit) >> 1
             if sp != tail_level:
-                next_free = ~(next_cols | next_diag | next_anti) & allow_next
+                next_free = ~(next_cols | next_diag | next_anti) & (allow_next if masked
+                                                                    else full)
                 if next_free != 0:
                     stack[sp, 0] = free
                     stack[sp, 1] = cols
@@ -752,9 +784,13 @@ def _count_symmetric_state(n, depth, state):
                     anti = next_anti
                     free = next_free
             else:
-                n_plain, n_tie = _masked_tail(next_cols, next_diag, next_anti, allow0,
-                                                 allow1, allow2, last_mask, tie0, tie1, tie2,
-                                                 ends)
+                if masked:
+                    n_plain, n_tie = _masked_tail(next_cols, next_diag, next_anti, allow0,
+                                                  allow1, allow2, last_mask, tie0, tie1, tie2,
+                                                  ends)
+                else:
+                    n_plain, n_tie = _masked_tail(next_cols, next_diag, next_anti, full, full,
+                                                  full, full, 0, 0, 0, ends)
                 tie_above = False
                 if n_plain != 0:
                     stack[sp, 1] = cols
@@ -779,8 +815,7 @@ def _count_symmetric_state(n, depth, state):
             cols = stack[sp, 1]
             diag = stack[sp, 2]
             anti = stack[sp, 3]
-    counts[2] += n8
-    return counts[0], counts[1], counts[2]
+    return n8
 
 
 @njit(cache=True, nogil=True, inline="always")
