@@ -96,8 +96,9 @@ def run_subproblems(kernel, n, states, depth, width, n_threads, *, progress=Fals
     Raises
     ------
     KeyboardInterrupt
-        When interrupted: the running batches finish (a fraction of a second), the checkpoint
-        is saved, and the exception says how far the count got.
+        When interrupted: the running batches finish (a fraction of a second while
+        subproblems are small, up to n = 22), the checkpoint is saved, and the exception says
+        how far the count got.
     nqueens_numba.checkpoint.CheckpointError
         If the checkpoint file is damaged or belongs to another count.
     """

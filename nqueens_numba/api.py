@@ -421,8 +421,10 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         (a ``ValueError``) If ``checkpoint`` is damaged or was written for another count;
         the file is left unchanged.
     KeyboardInterrupt
-        On Ctrl-C: the count stops within a fraction of a second (the running batches
-        finish), saves ``checkpoint`` if given, and says how far it got.
+        On Ctrl-C: the count stops when the running batches finish (a fraction of a second
+        up to n = 22; seconds to hours from n = 23, where subproblems grow and the split
+        reaches ``config.MAX_SUBPROBLEMS``), saves ``checkpoint`` if given, and says how far
+        it got.
 
     See Also
     --------
