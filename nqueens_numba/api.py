@@ -83,7 +83,7 @@ def _check_threads(n_threads):
 
 def _check_method(method):
     """Validate ``method``: ``None`` (automatic) or one of :data:`METHODS`."""
-    if method is None or method in METHODS:
+    if method is None or (isinstance(method, str) and method in METHODS):
         return method
     raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))} or None, "
                      f"got {method!r}")

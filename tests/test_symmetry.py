@@ -122,6 +122,8 @@ def test_fundamental_requires_symmetric():
         nq.count_solutions(8, method="halving", fundamental=True)
     with pytest.raises(ValueError, match="method"):
         nq.count_solutions(8, method="fast")
+    with pytest.raises(ValueError, match="method must be one of"):
+        nq.count_solutions(8, method=np.array(["symmetric", "halving"]))
     with pytest.raises(TypeError, match="fundamental"):
         nq.count_solutions(8, fundamental=1)
 
