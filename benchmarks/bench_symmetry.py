@@ -36,8 +36,9 @@ def by_column(n, repeat):
         h = np.ascontiguousarray(halving[halving[:, 3] == column])
         s = np.ascontiguousarray(symmetric[symmetric[:, 3] == column])
         th, _ = best(lambda: _kernels._count_states(n, h, depth), repeat)
-        ts, _ = best(lambda: _kernels._count_symmetric_states(n, s, depth), repeat) if len(s) \
-            else (0.0, None)
+        ts = 0.0  # no first-row queen in a corner: column 0 has no subproblem
+        if len(s):
+            ts, _ = best(lambda: _kernels._count_symmetric_states(n, s, depth), repeat)
         total_h += th
         total_s += ts
         print(f"{column:>6} {th:>9.3f} {ts:>10.3f} {ts / th:>12.2f}")

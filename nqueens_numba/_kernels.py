@@ -205,8 +205,8 @@ def _count_masked_state(n, row, cols, diag, anti, allow):
             next_anti = (anti | bit) >> 1
             if sp == top:
                 leaves, _ = _masked_tail(next_cols, next_diag, next_anti, allow[tail],
-                                            allow[tail + 1], allow[tail + 2], allow[tail + 3],
-                                            0, 0, 0, 0)
+                                         allow[tail + 1], allow[tail + 2], allow[tail + 3],
+                                         0, 0, 0, 0)
                 count += leaves
             else:
                 next_free = ~(next_cols | next_diag | next_anti) & allow[row + sp + 1]
@@ -718,9 +718,10 @@ def _count_symmetric_state(n, depth, state):
     counts = np.zeros(3, dtype=np.int64)
     # The most central first-row column (b = (n - 1) // 2) masks no row below the prefix and
     # has no tie row in the tail: a version of the search without masks runs it.
+    full = _full_mask(n)
     masked = False
     for r in range(depth, n):
-        if allow[r] != _full_mask(n):
+        if allow[r] != full:
             masked = True
     if params[4] | params[5] | params[6]:
         masked = True
@@ -820,7 +821,7 @@ def _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, tie
 
 @njit(cache=True, nogil=True, inline="always")
 def _masked_tail(cols, diag, anti, allow0, allow1, allow2, last_mask, tie0, tie1, tie2,
-                    ends):
+                 ends):
     """The last ``TAIL_ROWS`` (4) rows of a masked search, as nested loops.
 
     ``cols``, ``diag`` and ``anti`` are the masks of the first tail row; tail row ``t`` may
