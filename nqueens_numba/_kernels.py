@@ -204,9 +204,9 @@ def _count_masked_state(n, row, cols, diag, anti, allow):
             next_diag = (diag | bit) << 1
             next_anti = (anti | bit) >> 1
             if sp == top:
-                leaves, _ = _masked_tail(next_cols, next_diag, next_anti, allow[tail],
-                                         allow[tail + 1], allow[tail + 2], allow[tail + 3],
-                                         0, 0, 0, 0)
+                leaves, _, _ = _masked_tail(next_cols, next_diag, next_anti, allow[tail],
+                                            allow[tail + 1], allow[tail + 2], allow[tail + 3],
+                                            0, 0, 0, 0)
                 count += leaves
             else:
                 next_free = ~(next_cols | next_diag | next_anti) & allow[row + sp + 1]
@@ -531,25 +531,31 @@ def _fill_rows(n, base, stack, queens, level, out, budget, allow):
 
 # --------------------------------------------------------------------------- D4 symmetry
 #
-# The symmetric search visits one placement per D4 orbit, its *representative*. The distance
-# of an edge queen from the nearest corner along its edge is ``min(p, n - 1 - p)`` for its
-# position ``p`` on that edge; the four distances of a placement (top row, bottom row, left
-# and right columns) are the same multiset for every image in its orbit, and their maximum
-# ``b`` is at least 1 (two corner queens always attack each other). The representative is
-# the lexicographically smallest image whose first-row queen is in column ``b``; ``2 * b <=
-# n - 1`` puts it in the left half (or the middle column) of the first row. So below a first
-# row at column ``b``:
+# The symmetric search visits the placements of a set ``X`` that meets every D4 orbit of
+# solutions. The distance of an edge queen from the nearest corner along its edge is
+# ``min(p, n - 1 - p)`` for its position ``p`` on that edge; the four distances of a placement
+# (top row, bottom row, left and right columns) are the same multiset for every image in its
+# orbit, and their maximum ``b`` is at least 1 (two corner queens always attack each other).
+# ``X`` holds the images whose first-row queen is in column ``b`` (``2 * b <= n - 1``: the
+# left half or the middle column of the first row). So below a first row at column ``b``:
 #
 # * the side columns 0 and n - 1 stay empty in rows ``b + 1 .. n - 2 - b`` (a side queen
 #   there would be farther than ``b`` from a corner) and the last row's queen keeps within
 #   ``b`` of a corner: plain per-row masks that cut most other images early, in the middle
 #   rows where the search tree is widest;
 # * a first-row queen in the middle column (odd ``n``) has its own mirror image in the same
-#   subtree: the second-row queen stays left of the middle, which is the smaller of the two;
-# * a leaf with another edge queen exactly ``b`` from a corner (a *tie*: a side queen in row
-#   ``b`` or ``n - 1 - b``, or the last queen in column ``b`` or ``n - 1 - b``) is compared
-#   with its images that also start with ``b``; every other leaf is the representative of an
-#   orbit of 8 (an image equal to it would have to start with ``b``).
+#   subtree: the second-row queen stays left of the middle (each image of the pair has the
+#   other's second-row queen mirrored, and the middle column is the first row's).
+#
+# An orbit meets ``X`` in as many images as there are edges whose queen is ``b`` from a
+# corner (its *tied edges*, ``e`` of them, the top edge included: each one is brought to the
+# top row, with its queen in column ``b``, by exactly one element of D4), divided by the
+# order of its stabilizer. A leaf whose stabilizer is trivial therefore stands for ``1 / e``
+# of an orbit of 8, and the search counts those leaves by ``e``: a tie is a side queen in row
+# ``b`` or ``n - 1 - b`` or the last queen in column ``n - 1 - b``. The other leaves are fixed
+# by ``rot180``: their last queen is in column ``n - 1 - b`` and their row ``n - 1 - TAIL_ROWS``
+# mirrors row ``TAIL_ROWS``, which is checked only for a tail with such a tie; they are
+# compared with their images one by one, and the smallest image counts its orbit of 4 or 2.
 #
 # No first-row queen lies in a corner (``b == 0`` is impossible), and the subtrees of large
 # ``b``, where most solutions are, lose few nodes to the masks, but those of small ``b`` are
@@ -672,18 +678,16 @@ def _orbit_size_if_representative(n, queens, inverse):
 
 
 @njit(**_JIT)
-def _count_symmetric_state(n, depth, state):
-    """Representatives of orbits below one symmetric state, by orbit size.
+def _count_symmetric_state(n, depth, state, acc):
+    """Add the leaves below one symmetric state to ``acc`` (see ``_count_symmetric_states``).
 
-    Requires ``n - TAIL_ROWS > depth >= 2``. Level ``sp`` of the search places the queen of
-    row ``depth + sp`` on the squares its row allows (``_row_allow``); the children of level
-    ``tail_level`` start the last ``TAIL_ROWS`` rows, searched by ``_masked_tail``. A tie
-    from a side queen in row ``b`` or ``n - 1 - b`` above the tail is read from the column
-    masks on the stack when a tail has leaves; tie leaves are classified by
-    ``_classify_tail``.
-
-    Returns ``(n_orbit2, n_orbit4, n_orbit8)``: the numbers of representatives (one per
-    orbit) whose orbit has 2, 4 and 8 solutions.
+    Requires ``n - TAIL_ROWS > depth >= 2``; ``acc`` is a zeroed ``int64`` array of length
+    10: ``acc[e]`` gets the leaves with trivial stabilizer and ``e`` tied edges, ``acc[8]``
+    and ``acc[9]`` the representatives of orbits of 4 and 2. Level ``sp`` of the search
+    places the queen of row ``depth + sp`` on the squares its row allows (``_row_allow``);
+    the children of level ``tail_level`` start the last ``TAIL_ROWS`` rows, searched by
+    ``_masked_tail``. Side queens in row ``b`` or ``n - 1 - b`` above the tail are read from
+    the column masks on the stack when a tail has leaves.
     """
     m = n - 1
     b = state[3]
@@ -694,14 +698,13 @@ def _count_symmetric_state(n, depth, state):
     for r in range(1, n):
         allow[r] = _row_allow(n, r, b)
     # Per-state constants of the tail: 0-3 allowed squares of the tail rows (3: the last
-    # row), 4-6 tie squares of the tail rows above the last, 8 tie squares of the last row.
+    # row), 4-6 tie squares of the tail rows above the last, 8 the last row's tie square.
     params = np.zeros(16, dtype=np.int64)
     for t in range(TAIL_ROWS):
         params[t] = allow[tail_row + t]
         if t < TAIL_ROWS - 1 and (tail_row + t == b or tail_row + t == b2):
             params[4 + t] = side
-    ends = (np.int64(1) << np.int64(b)) | (np.int64(1) << np.int64(b2))
-    params[8] = ends
+    params[8] = np.int64(1) << np.int64(b2)  # column b holds the first-row queen
     stack = np.zeros((n + 1, 4), dtype=np.int64)
     # Column masks on the stack around the rows b .. b2 below the prefix and above the tail:
     # the rows between keep the side columns empty, so a side queen placed in that range is
@@ -710,12 +713,12 @@ def _count_symmetric_state(n, depth, state):
     tie_hi = min(b2, tail_row - 1) - depth + 1
     if b >= tail_row or b2 < depth:
         tie_hi = tie_lo
-    tie_prefix = False
+    e_prefix = 1  # the top edge, and the side ties of the prefix
     if b < depth and (state[3 + b] == 0 or state[3 + b] == m):
-        tie_prefix = True
-    if b2 < depth and (state[3 + b2] == 0 or state[3 + b2] == m):
-        tie_prefix = True
-    counts = np.zeros(3, dtype=np.int64)
+        e_prefix += 1
+    if b2 != b and b2 < depth and (state[3 + b2] == 0 or state[3 + b2] == m):
+        e_prefix += 1
+    work = np.empty((2, n), dtype=np.int64)
     # The most central first-row column (b = (n - 1) // 2) masks no row below the prefix and
     # has no tie row in the tail: a version of the search without masks runs it.
     full = _full_mask(n)
@@ -726,27 +729,24 @@ def _count_symmetric_state(n, depth, state):
     if params[4] | params[5] | params[6]:
         masked = True
     if masked:
-        n8 = _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi,
-                               tie_prefix, counts, True)
+        _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, e_prefix,
+                          acc, work, True)
     else:
-        n8 = _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi,
-                               tie_prefix, counts, False)
-    counts[2] += n8
-    return counts[0], counts[1], counts[2]
+        _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, e_prefix,
+                          acc, work, False)
 
 
 @njit(**_JIT)
-def _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, tie_prefix,
-                      counts, masked):
-    """The search loop of ``_count_symmetric_state``; returns the plain leaves (orbits of 8).
+def _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, e_prefix, acc,
+                      work, masked):
+    """The search loop of ``_count_symmetric_state``.
 
     ``masked`` is a literal: ``False`` compiles a version for states whose rows below the
     prefix are all unmasked and whose tail has no tie row (``allow`` and the tail masks are
-    then full). Tie leaves are classified into ``counts``.
+    then full).
     """
     full = _full_mask(n)
     m = n - 1
-    side = np.int64(1) | (np.int64(1) << np.int64(m))
     tail_level = n - TAIL_ROWS - depth - 1
     ends = params[8]
     allow0 = params[0]
@@ -761,7 +761,6 @@ def _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, tie
     anti = state[2]
     free = ~(cols | diag | anti) & allow[depth]
     allow_next = allow[depth + 1]  # squares of the row below the current level
-    n8 = np.int64(0)
     sp = 0
     while True:
         if free != 0:
@@ -786,27 +785,35 @@ def _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, tie
                     free = next_free
             else:
                 if masked:
-                    n_plain, n_tie = _masked_tail(next_cols, next_diag, next_anti, allow0,
-                                                  allow1, allow2, last_mask, tie0, tie1, tie2,
-                                                  ends)
+                    n_leaves, n_one, n_two = _masked_tail(
+                        next_cols, next_diag, next_anti, allow0, allow1, allow2, last_mask,
+                        tie0, tie1, tie2, ends)
                 else:
-                    n_plain, n_tie = _masked_tail(next_cols, next_diag, next_anti, full, full,
-                                                  full, full, 0, 0, 0, ends)
-                tie_above = False
-                if n_plain != 0:
+                    n_leaves, n_one, n_two = _masked_tail(
+                        next_cols, next_diag, next_anti, full, full, full, full, 0, 0, 0,
+                        ends)
+                if n_leaves != 0:
                     stack[sp, 1] = cols
                     stack[sp + 1, 1] = next_cols
                     placed = stack[tie_hi, 1] ^ stack[tie_lo, 1]
-                    tie_above = tie_prefix or (placed & side) != 0
-                    if tie_above:
-                        n_tie += n_plain
-                    else:
-                        n8 += n_plain
-                if n_tie != 0:
-                    stack[sp, 1] = cols
-                    stack[sp + 1, 1] = next_cols
-                    _classify_tail(n, depth, state, stack, sp, bit, next_cols, next_diag,
-                                   next_anti, tie_above, params, counts)
+                    e = e_prefix + (placed & 1) + ((placed >> m) & 1)
+                    acc[e] += n_leaves - n_one
+                    acc[e + 1] += n_one - n_two
+                    acc[e + 2] += n_two
+                    # A leaf fixed by rot180 has its last queen on ``ends`` and the queen
+                    # of row ``tail_row - 1`` (``bit``) mirrors that of row ``TAIL_ROWS``.
+                    # (n >= 2 * TAIL_ROWS + 1 puts row TAIL_ROWS above the tail).
+                    fixed = n_one != 0
+                    if fixed and n > 2 * TAIL_ROWS:
+                        if depth > TAIL_ROWS:
+                            mirrored = state[3 + TAIL_ROWS]
+                        else:
+                            mirrored = trailing_zeros(stack[TAIL_ROWS - depth + 1, 1]
+                                                      ^ stack[TAIL_ROWS - depth, 1])
+                        fixed = bit == np.int64(1) << (m - mirrored)
+                    if fixed:
+                        _classify_fixed_leaves(n, depth, state, stack, sp, bit, next_cols,
+                                               next_diag, next_anti, params, acc, work)
         elif sp == 0:
             break
         else:
@@ -816,7 +823,6 @@ def _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, tie
             cols = stack[sp, 1]
             diag = stack[sp, 2]
             anti = stack[sp, 3]
-    return n8
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -825,14 +831,16 @@ def _masked_tail(cols, diag, anti, allow0, allow1, allow2, last_mask, tie0, tie1
     """The last ``TAIL_ROWS`` (4) rows of a masked search, as nested loops.
 
     ``cols``, ``diag`` and ``anti`` are the masks of the first tail row; tail row ``t`` may
-    use only the squares of ``allow<t>``, the last row those of ``last_mask``. A leaf is a
-    *tie* (in the symmetric search: another image may start with the same column) when tail
-    row ``t`` holds a square of ``tie<t>`` or the last queen is on ``ends``.
+    use only the squares of ``allow<t>``, the last row those of ``last_mask``. In the
+    symmetric search a tail row ``t`` holding a square of ``tie<t>`` is a tie, and so is a
+    last queen on ``ends``.
 
-    Returns ``(n_plain, n_tie)``: the other leaves and the tie leaves.
+    Returns ``(n_leaves, n_one, n_two)``: the leaves, and those with at least one and with
+    two ties in the tail.
     """
     n_leaves = np.int64(0)
-    n_tie = np.int64(0)
+    n_one = np.int64(0)
+    n_two = np.int64(0)
     f0 = ~(cols | diag | anti) & allow0
     while f0 != 0:
         b0 = f0 & -f0
@@ -854,28 +862,33 @@ def _masked_tail(cols, diag, anti, allow0, allow1, allow2, last_mask, tie0, tie1
                 b2 = f2 & -f2
                 f2 ^= b2
                 last = ~((c1 | b2) | ((d1 | b2) << 1) | ((a1 | b2) >> 1)) & last_mask
-                # A tie leaf has its last queen on ``ends``, or any last queen if a tail row
-                # above made a tie.
-                tie_squares = last_mask if (t1 | (b2 & tie2)) != 0 else ends
+                side_tie = (t1 | (b2 & tie2)) != 0
+                # a leaf with a tie in the tail: its last queen on ``ends``, or any last
+                # queen after a side tie
+                tie_squares = last_mask if side_tie else ends
                 n_leaves += last != 0
-                n_tie += (last & tie_squares) != 0
-    return n_leaves - n_tie, n_tie
+                n_one += (last & tie_squares) != 0
+                n_two += side_tie & ((last & ends) != 0)
+    return n_leaves, n_one, n_two
 
 
 @njit(**_JIT)
-def _classify_tail(n, depth, state, stack, sp, bit_above, cols, diag, anti, tie_above, params,
-                   counts):
-    """Search the tail again and add its tie leaves to ``counts`` by orbit size.
+def _classify_fixed_leaves(n, depth, state, stack, sp, bit_above, cols, diag, anti, params,
+                           acc, work):
+    """Search a tail again for its leaves fixed by rot180 and move them in ``acc``.
 
-    The placement of a leaf is read back from the prefix (``state``), the column masks on
-    the stack (levels ``0 .. sp + 1``), ``bit_above`` (row ``n - TAIL_ROWS - 1``) and the
-    tail's own queens. With ``tie_above`` every leaf is a tie.
+    Such a leaf leaves ``acc[e]`` (its tied edges) and, if it is the lexicographically
+    smallest of its images that start with the same column, adds one to ``acc[8]`` (orbit of
+    4) or ``acc[9]`` (orbit of 2). The placement is read back from the prefix (``state``),
+    the column masks on the stack (levels ``0 .. sp + 1``), ``bit_above`` (row
+    ``n - TAIL_ROWS - 1``) and the tail's own queens; ``work`` is ``(2, n)`` scratch.
     """
     m = n - 1
+    b = state[3]
     tail_row = n - TAIL_ROWS
     ends = params[8]
-    queens = np.empty(n, dtype=np.int64)
-    inverse = np.empty(n, dtype=np.int64)
+    queens = work[0]
+    inverse = work[1]
     for r in range(depth):
         queens[r] = state[3 + r]
     for j in range(sp):
@@ -899,41 +912,53 @@ def _classify_tail(n, depth, state, stack, sp, bit_above, cols, diag, anti, tie_
             while f2 != 0:
                 b2 = f2 & -f2
                 f2 ^= b2
-                last = ~((c1 | b2) | ((d1 | b2) << 1) | ((a1 | b2) >> 1)) & params[3]
+                last = ~((c1 | b2) | ((d1 | b2) << 1) | ((a1 | b2) >> 1)) & ends
                 if last == 0:
-                    continue
-                if not (tie_above or ((b0 & params[4]) | (b1 & params[5]) | (b2 & params[6])
-                                      | (last & ends)) != 0):
                     continue
                 queens[tail_row] = trailing_zeros(b0)
                 queens[tail_row + 1] = trailing_zeros(b1)
                 queens[tail_row + 2] = trailing_zeros(b2)
                 queens[m] = trailing_zeros(last)
+                fixed = True
+                for r in range(n // 2):
+                    if queens[r] + queens[m - r] != m:
+                        fixed = False
+                        break
+                if not fixed:
+                    continue
                 for r in range(n):
                     inverse[queens[r]] = r
+                e = 2  # the top and bottom edges; the side queens are a mirror pair
+                if inverse[0] == b or inverse[0] == m - b:
+                    e = 4
+                acc[e] -= 1
                 size = _orbit_size_if_representative(n, queens, inverse)
-                if size == 8:
-                    counts[2] += 1
-                elif size == 4:
-                    counts[1] += 1
+                if size == 4:
+                    acc[8] += 1
                 elif size == 2:
-                    counts[0] += 1
+                    acc[9] += 1
 
 
 @njit(**_JIT)
 def _count_symmetric_states(n, states, depth):
-    """Representatives by orbit size for a batch of symmetric states, one slot each.
+    """Leaves of the symmetric search below each state, one slot each.
 
-    Requires ``n - TAIL_ROWS > depth >= 2``. Returns ``counts``, shape ``(n_states, 3)``,
-    dtype ``int64``: columns count the representatives of orbits of 2, 4 and 8 solutions.
+    Requires ``n - TAIL_ROWS > depth >= 2``. Returns ``counts``, shape ``(n_states, 6)``,
+    dtype ``int64``: columns 0-3 count the leaves with a trivial stabilizer and 1, 2, 3 or 4
+    tied edges (summed over all states, column ``e - 1`` is ``e`` times the number of orbits
+    of 8 with ``e`` tied edges); columns 4 and 5 count the representatives of orbits of 4
+    and 2 (the lexicographically smallest of their images in the search).
     """
     n_states = states.shape[0]
-    counts = np.zeros((n_states, 3), dtype=np.int64)
+    counts = np.zeros((n_states, 6), dtype=np.int64)
+    acc = np.zeros(10, dtype=np.int64)
     for i in range(n_states):
-        n2, n4, n8 = _count_symmetric_state(n, depth, states[i])
-        counts[i, 0] = n2
-        counts[i, 1] = n4
-        counts[i, 2] = n8
+        acc[:] = 0
+        _count_symmetric_state(n, depth, states[i], acc)
+        for e in range(1, 5):
+            counts[i, e - 1] = acc[e]
+        counts[i, 4] = acc[8]
+        counts[i, 5] = acc[9]
     return counts
 
 

@@ -29,15 +29,21 @@ def progress_bar(total, initial, desc):
     return Bar(total=total, initial=initial, unit="subproblem", desc=desc, mininterval=0.2)
 
 
-def split_id(n, method, depth, states):
-    """What identifies a split in a checkpoint: JSON-serialisable, hashes the subproblems."""
-    return {
+def split_id(n, method, depth, states, results=None):
+    """What identifies a split in a checkpoint: JSON-serialisable, hashes the subproblems.
+
+    ``results`` names what each subproblem records when it is more than one count.
+    """
+    split = {
         "n": int(n),
         "method": method,
         "prefix_depth": int(depth),
         "n_subproblems": int(len(states)),
         "subproblems_sha256": hashlib.sha256(np.ascontiguousarray(states).tobytes()).hexdigest(),
     }
+    if results is not None:
+        split["results"] = list(results)
+    return split
 
 
 def _timed(kernel, n, batch, depth):

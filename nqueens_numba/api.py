@@ -270,12 +270,35 @@ def _orbit_counts(n, n_threads, prefix_depth=None, progress=False, checkpoint=No
         sizes = symmetry.orbit_size(canonical) if len(canonical) else np.zeros(0, np.int64)
         return {size: int(np.count_nonzero(sizes == size)) for size in (1, 2, 4, 8)}
     states, depth = _symmetric_split(n, n_threads, prefix_depth)
-    split = _runner.split_id(n, "symmetric", depth, states) if checkpoint is not None else None
+    split = None
+    if checkpoint is not None:
+        split = _runner.split_id(n, "symmetric", depth, states, SYMMETRIC_RESULTS)
     counts = _runner.run_subproblems(
-        _kernels._count_symmetric_states, n, states, depth, 3, n_threads, progress=progress,
-        checkpoint=checkpoint, split=split, direct=_is_small(n), label="count")
-    totals = [sum(int(c) for c in counts[:, j]) for j in range(3)]
-    return {1: 0, 2: totals[0], 4: totals[1], 8: totals[2]}
+        _kernels._count_symmetric_states, n, states, depth, len(SYMMETRIC_RESULTS), n_threads,
+        progress=progress, checkpoint=checkpoint, split=split, direct=_is_small(n),
+        label="count")
+    return _orbits_from_leaves(counts)
+
+
+#: What each subproblem of the symmetric search records (``_count_symmetric_states``).
+SYMMETRIC_RESULTS = ("leaves with 1 tied edge", "2 tied edges", "3 tied edges",
+                     "4 tied edges", "orbits of 4", "orbits of 2")
+
+
+def _orbits_from_leaves(counts):
+    """Orbits by size from the per-subproblem rows of ``_count_symmetric_states``.
+
+    An orbit of 8 with ``e`` tied edges has ``e`` images among the leaves, so column
+    ``e - 1``, summed, is a multiple of ``e``; anything else is an internal error.
+    """
+    sums = [sum(int(c) for c in counts[:, j]) for j in range(counts.shape[1])]
+    orbits8 = 0
+    for e in range(1, 5):
+        if sums[e - 1] % e:
+            raise RuntimeError(f"internal error: {sums[e - 1]} leaves with {e} tied edges is "
+                               f"not a multiple of {e}")
+        orbits8 += sums[e - 1] // e
+    return {1: 0, 2: sums[5], 4: sums[4], 8: orbits8}
 
 
 def _checkpoint_depth(checkpoint, n, method):

@@ -155,16 +155,21 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
     threads = _total_threads(client)
     if method == "symmetric":
         states, depth = api._symmetric_split(n, threads, prefix_depth)
-        kernel, width = "_count_symmetric_states", 3
+        kernel, width = "_count_symmetric_states", len(api.SYMMETRIC_RESULTS)
     else:
         states, depth = api._split(n, threads, prefix_depth)
         kernel, width = "_count_states", 1
-    split = _runner.split_id(n, method, depth, states) if checkpoint is not None else None
+    split = None
+    if checkpoint is not None:
+        results = api.SYMMETRIC_RESULTS if method == "symmetric" else None
+        split = _runner.split_id(n, method, depth, states, results)
     counts = _run_batches(client, kernel, n, states, depth, width, threads * tasks_per_worker,
                           checkpoint, split, progress)
     if method == "symmetric":
-        orbits = [sum(int(c) for c in counts[:, j]) for j in range(3)]
-        return sum(orbits) if fundamental else 2 * orbits[0] + 4 * orbits[1] + 8 * orbits[2]
+        orbits = api._orbits_from_leaves(counts)
+        if fundamental:
+            return sum(orbits.values())
+        return sum(size * count for size, count in orbits.items())
     weights = api._mirror_weights(n, states[:, 3])
     return sum(int(w) * int(c) for w, c in zip(weights, counts[:, 0]))
 

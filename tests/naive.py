@@ -83,9 +83,36 @@ def canonical_naive(queens):
     return min(all_images_naive(queens))
 
 
+def edge_distances_naive(queens):
+    """Distances of the four edge queens (top row, bottom row, left and right columns) from
+    the nearest corner along their edge."""
+    n = len(queens)
+    m = n - 1
+    left = queens.index(0)
+    right = queens.index(m)
+    return [min(p, m - p) for p in (queens[0], queens[m], left, right)]
+
+
+def in_symmetric_search_naive(queens):
+    """Whether the symmetric search visits a solution: its first-row queen in the left half
+    (or the middle column) and as far from a corner as any edge queen; with a middle
+    first-row queen, the second-row queen left of it."""
+    n = len(queens)
+    b = queens[0]
+    if 2 * b > n - 1 or max(edge_distances_naive(queens)) != b:
+        return False
+    return not (2 * b == n - 1 and queens[1] > b)
+
+
+def tied_edges_naive(queens):
+    """Number of edges whose queen is as far from a corner as the farthest one."""
+    distances = edge_distances_naive(queens)
+    return distances.count(max(distances))
+
+
 def representative_naive(queens):
-    """The image the symmetric search counts for an orbit: first-row queen as far from a
-    corner as any edge queen of the orbit, in the left half; the smallest such image."""
+    """The image the symmetric search counts for an orbit fixed by a rotation: first-row
+    queen as far from a corner as any edge queen, in the left half; the smallest such image."""
     n = len(queens)
     images = all_images_naive(queens)
     far = max(min(image[0], n - 1 - image[0]) for image in images)

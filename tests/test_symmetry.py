@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 import nqueens_numba as nq
 from nqueens_numba import api, config, symmetry
 
-from naive import (all_images_naive, board_matrix, canonical_naive, orbit_size_naive,
-                   representative_naive)
+from naive import (all_images_naive, board_matrix, canonical_naive, in_symmetric_search_naive,
+                   orbit_size_naive, representative_naive, tied_edges_naive)
 
 # OEIS A000170 and A002562, n = 0..15 (https://oeis.org/A000170, https://oeis.org/A002562).
 # A002562 has no n = 0 term; the empty board is one orbit.
@@ -97,24 +97,42 @@ def test_symmetric_counts_same_for_every_split_and_thread_count(n, monkeypatch):
     assert len(results) == 1
 
 
-@pytest.mark.parametrize("n", [7, 8, 10, 11])
+@pytest.mark.parametrize("n", [7, 8, 9, 10, 11, 12])
 def test_symmetric_kernel_per_state_matches_enumeration(n):
-    """Each subproblem of the symmetric split counts exactly the orbit representatives that
-    extend its prefix, by orbit size."""
-    fund = nq.fundamental_solutions(n)
-    reps = np.array([representative_naive(q) for q in fund])
-    sizes = np.array([orbit_size_naive(q) for q in fund])
-    assert len(set(map(tuple, reps))) == len(fund)
-    for depth in (2, n - 5):
-        states, got = api._symmetric_split(n, 1, prefix_depth=depth)
+    """Each subproblem of the symmetric split counts the searched solutions that extend its
+    prefix: by tied edges when their stabilizer is trivial; for orbits of 4 and 2, the
+    representative only."""
+    searched = [tuple(q) for q in nq.solve(n).tolist() if in_symmetric_search_naive(q)]
+    for depth in sorted({2, (n - 3) // 2, n - 5}):
+        expected = {}
+        for q in searched:
+            row = expected.setdefault(q[:depth], [0] * 6)
+            size = orbit_size_naive(q)
+            if size == 8:
+                row[tied_edges_naive(q) - 1] += 1
+            elif representative_naive(q) == q:
+                row[4 if size == 4 else 5] += 1
+        states, _ = api._symmetric_split(n, 1, prefix_depth=depth)
         counts = api._kernels._count_symmetric_states(n, states, depth)
-        seen = np.zeros(len(fund), dtype=bool)
-        for state, row in zip(states, counts):
-            match = np.all(reps[:, :depth] == state[3:], axis=1)
-            seen |= match
-            expected = [int(np.count_nonzero(match & (sizes == s))) for s in (2, 4, 8)]
-            assert row.tolist() == expected
-        assert seen.all()  # every representative extends some prefix of the split
+        assert counts.shape == (len(states), 6)
+        found = {tuple(state[3:].tolist()): row.tolist()
+                 for state, row in zip(states, counts) if row.any()}
+        assert found == {k: v for k, v in expected.items() if any(v)}
+
+
+@pytest.mark.parametrize("n", [7, 9, 12, 13])
+def test_tied_edge_counts_divide(n):
+    """Summed over the split, the leaves of orbits of 8 with e tied edges come e per orbit."""
+    states, depth = api._symmetric_split(n, 1)
+    sums = api._kernels._count_symmetric_states(n, states, depth).sum(axis=0)
+    assert all(sums[e - 1] % e == 0 for e in range(1, 5))
+    sols = nq.solve(n).tolist()
+    by_tied = [0] * 4
+    for q in sols:
+        if orbit_size_naive(q) == 8:
+            by_tied[tied_edges_naive(q) - 1] += 1
+    # every orbit of 8 has 8 solutions; e of them are searched
+    assert [int(s) * 8 for s in sums[:4]] == [c * e for e, c in enumerate(by_tied, 1)]
 
 
 def test_fundamental_requires_symmetric():
