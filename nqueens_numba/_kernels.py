@@ -547,15 +547,18 @@ def _fill_rows(n, base, stack, queens, level, out, budget, allow):
 #   subtree: the second-row queen stays left of the middle (each image of the pair has the
 #   other's second-row queen mirrored, and the middle column is the first row's).
 #
-# An orbit meets ``X`` in as many images as there are edges whose queen is ``b`` from a
-# corner (its *tied edges*, ``e`` of them, the top edge included: each one is brought to the
-# top row, with its queen in column ``b``, by exactly one element of D4), divided by the
-# order of its stabilizer. A leaf whose stabilizer is trivial therefore stands for ``1 / e``
-# of an orbit of 8, and the search counts those leaves by ``e``: a tie is a side queen in row
-# ``b`` or ``n - 1 - b`` or the last queen in column ``n - 1 - b``. The other leaves are fixed
-# by ``rot180``: their last queen is in column ``n - 1 - b`` and their row ``n - 1 - TAIL_ROWS``
-# mirrors row ``TAIL_ROWS``, which is checked only for a tail with such a tie; they are
-# compared with their images one by one, and the smallest image counts its orbit of 4 or 2.
+# An orbit meets ``X`` in ``e`` images divided by the order of its stabilizer, where ``e``
+# is its number of *tied edges*: edges whose queen is ``b`` from a corner, the top edge
+# included. (For each tied edge exactly one element of D4 brings it to the top row with the
+# image in ``X``: queen in column ``b`` and, for a middle column, the second-row queen left
+# of it.) No solution of ``n >= 2`` is fixed by a reflection (two of its queens would share a
+# row, a column or a diagonal), so a nontrivial stabilizer holds ``rot180``. A leaf not fixed
+# by ``rot180`` therefore stands for ``1 / e`` of an orbit of 8, and the search counts those
+# leaves by ``e``; a tie is a side queen in row ``b`` or ``n - 1 - b`` or the last queen in
+# column ``n - 1 - b``. A leaf fixed by ``rot180`` has its last queen in column
+# ``n - 1 - b`` and its row ``n - 1 - TAIL_ROWS`` mirroring row ``TAIL_ROWS``, which is
+# checked only for a tail with such a last queen; these rare leaves are compared with their
+# images one by one, and the smallest image counts its orbit of 4 or 2.
 #
 # No first-row queen lies in a corner (``b == 0`` is impossible), and the subtrees of large
 # ``b``, where most solutions are, lose few nodes to the masks, but those of small ``b`` are

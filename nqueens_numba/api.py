@@ -291,7 +291,10 @@ def _orbits_from_leaves(counts):
     An orbit of 8 with ``e`` tied edges has ``e`` images among the leaves, so column
     ``e - 1``, summed, is a multiple of ``e``; anything else is an internal error.
     """
-    sums = [sum(int(c) for c in counts[:, j]) for j in range(counts.shape[1])]
+    if len(counts) and int(counts.max()) >= 2**62 // len(counts):  # int64 could overflow
+        sums = [sum(int(c) for c in counts[:, j]) for j in range(counts.shape[1])]
+    else:
+        sums = [int(c) for c in counts.sum(axis=0)]
     orbits8 = 0
     for e in range(1, 5):
         if sums[e - 1] % e:
@@ -371,12 +374,14 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     * ``"halving"`` (kernel ``_count_states``): only the left half of the first row is
       searched and its count doubled (mirror symmetry); for odd ``n`` the middle column is
       searched once.
-    * ``"symmetric"`` (kernel ``_count_symmetric_states``): one image of each D4 orbit is
-      searched, the one whose first-row queen is at least as far from a corner as every
-      other edge queen; masks keep the side columns empty in the middle rows and the last
-      queen near a corner, which cuts the other images early, and the leaves with an equally
-      far edge queen are compared with their images, which also gives the orbit sizes.
-      About 40% of the halving search's time.
+    * ``"symmetric"`` (kernel ``_count_symmetric_states``): of each D4 orbit only the
+      images whose first-row queen is at least as far from a corner as every other edge
+      queen are searched (masks keep the side columns empty in the middle rows and the last
+      queen near a corner, which cuts the other images early). An orbit of 8 has one such
+      image per edge whose queen is that far from a corner, so each leaf counts for the
+      inverse of that number; the rare leaves fixed by ``rot180`` (orbits of 4 and 2) are
+      compared with their images. One pass gives the orbits by size, hence the fundamental
+      count and the total. About 38% of the halving search's time.
 
     The search is split into subproblems by pre-placing the first ``prefix_depth`` rows:
     many more subproblems than threads, each small (see ``config.TASKS_PER_THREAD`` and
