@@ -799,10 +799,11 @@ def _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, e_p
                     stack[sp, 1] = cols
                     stack[sp + 1, 1] = next_cols
                     placed = stack[tie_hi, 1] ^ stack[tie_lo, 1]
-                    e = e_prefix + (placed & 1) + ((placed >> m) & 1)
+                    # unsigned: no check for negative indices
+                    e = np.uint64(e_prefix + (placed & 1) + ((placed >> m) & 1))
                     acc[e] += n_leaves - n_one
-                    acc[e + 1] += n_one - n_two
-                    acc[e + 2] += n_two
+                    acc[e + np.uint64(1)] += n_one - n_two
+                    acc[e + np.uint64(2)] += n_two
                     # A leaf fixed by rot180 has its last queen on ``ends`` and the queen
                     # of row ``tail_row - 1`` (``bit``) mirrors that of row ``TAIL_ROWS``.
                     # (n >= 2 * TAIL_ROWS + 1 puts row TAIL_ROWS above the tail).
