@@ -37,9 +37,9 @@ CHECKPOINT_SECONDS = 2.0
 
 #: Smallest board order counted by the symmetric (D4) search by default; smaller boards use
 #: mirror halving. Measured with ``benchmarks/bench_symmetry.py`` (one thread, call included,
-#: best of 50): the symmetric search is at least as fast from n = 7 on, where its kernel
-#: applies (0.013 ms against 0.033 ms at n = 7, 0.075 against 0.077 ms at n = 10, 0.15
-#: against 0.47 ms at n = 11); below n = 7 it enumerates the solutions.
+#: best of 50): the symmetric search is faster from n = 7 on, where its kernel applies
+#: (0.012 ms against 0.033 ms at n = 7, 0.042 against 0.077 ms at n = 10, 0.10 against
+#: 0.46 ms at n = 11); below n = 7 it enumerates the solutions.
 SYMMETRIC_MIN_N = 7
 
 #: Rows of the first block a subproblem's enumeration writes; later blocks double in size up

@@ -206,6 +206,24 @@ def test_checkpoint_of_another_count_is_refused(tmp_path, other):
     assert path.read_bytes() == before
 
 
+def test_symmetric_checkpoint_of_other_results_is_refused(tmp_path):
+    """A symmetric checkpoint whose split does not name the six results of each subproblem
+    (as written when the search recorded orbits by size) is refused, not misread."""
+    path = tmp_path / "run.json"
+    nq.count_solutions(13, method="symmetric", prefix_depth=3, checkpoint=path)
+    data = json.loads(path.read_text())
+    assert data["split"]["results"] == list(api.SYMMETRIC_RESULTS)
+    assert all(len(entry) == 1 + len(api.SYMMETRIC_RESULTS) for entry in data["finished"])
+    del data["split"]["results"]
+    data["finished"] = [entry[:4] for entry in data["finished"]]
+    data["sha256"] = _checksum(data["split"], data["finished"])
+    path.write_text(json.dumps(data))
+    before = path.read_bytes()
+    with pytest.raises(CheckpointError, match="another count"):
+        nq.count_solutions(13, method="symmetric", prefix_depth=3, checkpoint=path)
+    assert path.read_bytes() == before
+
+
 @pytest.mark.parametrize("content", ["", "{not json", "[]", '{"format": "other"}',
                                      '{"format": "nqueens_numba checkpoint", "version": 9}'])
 def test_damaged_checkpoint_is_refused(tmp_path, content):
