@@ -174,7 +174,7 @@ def _run_pool(kernel, n, states, depth, width, n_threads, pending, results, done
         for future in wait(list(inflight)).done:  # the running batches end within moments
             try:
                 collect(future)
-            except Exception:  # noqa: BLE001 - already stopping; keep the first error
+            except BaseException:  # noqa: BLE001 - already stopping; keep the first error
                 inflight.pop(future, None)
         message = (f"{label} of n={n} interrupted after {int(done.sum())} of {len(done)} "
                    f"subproblems")

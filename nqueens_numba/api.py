@@ -192,7 +192,7 @@ def _check_prefix_depth(prefix_depth, n, method):
     prefix_depth = _check_int(prefix_depth, "prefix_depth")
     low, high = _depth_range(n, method)
     if low > high:
-        raise ValueError(f"prefix_depth must be None for n={n} with method={method!r}: the "
+        raise ValueError(f"prefix_depth cannot be set for n={n} with method={method!r}: the "
                          f"symmetric count of boards under 7 enumerates their solutions")
     if not low <= prefix_depth <= high:
         raise ValueError(f"prefix_depth must be in the range {low}..{high} for n={n} with "

@@ -55,7 +55,7 @@ def test_prefix_depth_errors():
         nq.count_solutions(12, method="halving", prefix_depth=0)
     with pytest.raises(ValueError, match=r"2\.\.7"):
         nq.count_solutions(12, method="symmetric", prefix_depth=8)
-    with pytest.raises(ValueError, match="None"):
+    with pytest.raises(ValueError, match="cannot be set"):
         nq.count_solutions(5, fundamental=True, prefix_depth=2)
     for bad in (2.0, True, "3"):
         with pytest.raises(TypeError, match="prefix_depth"):
@@ -117,6 +117,20 @@ def test_ctrl_c_stops_promptly_and_the_next_call_works(monkeypatch):
     assert elapsed < 2.0
     assert not [t for t in threading.enumerate() if t.name.startswith("nqueens")]
     assert nq.count_solutions(12) == A000170[12]
+
+
+def test_interrupt_raised_in_several_workers_keeps_the_message(tmp_path, monkeypatch):
+    """A KeyboardInterrupt that reaches the pool from more than one running batch still ends
+    as one interruption that says how far the count got, with the checkpoint saved."""
+    def interrupted(*args):
+        time.sleep(0.05)  # let both threads start a batch
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_kernels, "_count_symmetric_states", interrupted)
+    path = tmp_path / "run.json"
+    with pytest.raises(KeyboardInterrupt, match="interrupted after 0 of"):
+        nq.count_solutions(13, method="symmetric", n_threads=2, checkpoint=path)
+    assert json.loads(path.read_text())["finished"] == []
 
 
 def _start_until_progress(cmd, path, timeout=60):
