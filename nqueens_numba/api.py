@@ -30,6 +30,9 @@ __all__ = [
 
 #: Counting methods: mirror halving, and the D4-symmetric search.
 METHODS = ("halving", "symmetric")
+#: What each subproblem of the symmetric search records (``_count_symmetric_states``).
+SYMMETRIC_RESULTS = ("leaves with 1 tied edge", "2 tied edges", "3 tied edges",
+                     "4 tied edges", "orbits of 4", "orbits of 2")
 
 
 # --------------------------------------------------------------------------- validation
@@ -280,11 +283,6 @@ def _orbit_counts(n, n_threads, prefix_depth=None, progress=False, checkpoint=No
     return _orbits_from_leaves(counts)
 
 
-#: What each subproblem of the symmetric search records (``_count_symmetric_states``).
-SYMMETRIC_RESULTS = ("leaves with 1 tied edge", "2 tied edges", "3 tied edges",
-                     "4 tied edges", "orbits of 4", "orbits of 2")
-
-
 def _orbits_from_leaves(counts):
     """Orbits by size from the per-subproblem rows of ``_count_symmetric_states``.
 
@@ -302,6 +300,13 @@ def _orbits_from_leaves(counts):
                                f"not a multiple of {e}")
         orbits8 += sums[e - 1] // e
     return {1: 0, 2: sums[5], 4: sums[4], 8: orbits8}
+
+
+def _count_from_orbits(orbits, fundamental):
+    """The fundamental count (orbits) or the total count (their sizes summed)."""
+    if fundamental:
+        return sum(orbits.values())
+    return sum(size * count for size, count in orbits.items())
 
 
 def _checkpoint_depth(checkpoint, n, method):
@@ -522,9 +527,7 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         return _count_constrained(n, n_threads, cons, prefix_depth, progress, checkpoint)
     if method == "symmetric":
         orbits = _orbit_counts(n, n_threads, prefix_depth, progress, checkpoint)
-        if fundamental:
-            return sum(orbits.values())
-        return sum(size * count for size, count in orbits.items())
+        return _count_from_orbits(orbits, fundamental)
     states, _, counts = _count_split(n, n_threads, prefix_depth, progress, checkpoint)
     weights = _mirror_weights(n, states[:, 3])
     return sum(int(w) * int(c) for w, c in zip(weights, counts))

@@ -166,10 +166,7 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
     counts = _run_batches(client, kernel, n, states, depth, width, threads * tasks_per_worker,
                           checkpoint, split, progress)
     if method == "symmetric":
-        orbits = api._orbits_from_leaves(counts)
-        if fundamental:
-            return sum(orbits.values())
-        return sum(size * count for size, count in orbits.items())
+        return api._count_from_orbits(api._orbits_from_leaves(counts), fundamental)
     weights = api._mirror_weights(n, states[:, 3])
     return sum(int(w) * int(c) for w, c in zip(weights, counts[:, 0]))
 
