@@ -681,12 +681,13 @@ def _orbit_size_if_representative(n, queens, inverse):
 
 
 @njit(**_JIT)
-def _count_symmetric_state(n, depth, state, acc):
+def _count_symmetric_state(n, depth, state, acc, work):
     """Add the leaves below one symmetric state to ``acc`` (see ``_count_symmetric_states``).
 
     Requires ``n - TAIL_ROWS > depth >= 2``; ``acc`` is a zeroed ``int64`` array of length
     10: ``acc[e]`` gets the leaves with trivial stabilizer and ``e`` tied edges, ``acc[8]``
-    and ``acc[9]`` the representatives of orbits of 4 and 2. Level ``sp`` of the search
+    and ``acc[9]`` the representatives of orbits of 4 and 2; ``work`` is ``(2, n)`` int64
+    scratch for the leaves fixed by rot180. Level ``sp`` of the search
     places the queen of row ``depth + sp`` on the squares its row allows (``_row_allow``);
     the children of level ``tail_level`` start the last ``TAIL_ROWS`` rows, searched by
     ``_masked_tail``. Side queens in row ``b`` or ``n - 1 - b`` above the tail are read from
@@ -721,7 +722,6 @@ def _count_symmetric_state(n, depth, state, acc):
         e_prefix += 1
     if b2 != b and b2 < depth and (state[3 + b2] == 0 or state[3 + b2] == m):
         e_prefix += 1
-    work = np.empty((2, n), dtype=np.int64)
     # The most central first-row column (b = (n - 1) // 2) masks no row below the prefix and
     # has no tie row in the tail: a version of the search without masks runs it.
     full = _full_mask(n)
@@ -956,9 +956,10 @@ def _count_symmetric_states(n, states, depth):
     n_states = states.shape[0]
     counts = np.zeros((n_states, 6), dtype=np.int64)
     acc = np.zeros(10, dtype=np.int64)
+    work = np.empty((2, n), dtype=np.int64)
     for i in range(n_states):
         acc[:] = 0
-        _count_symmetric_state(n, depth, states[i], acc)
+        _count_symmetric_state(n, depth, states[i], acc, work)
         for e in range(1, 5):
             counts[i, e - 1] = acc[e]
         counts[i, 4] = acc[8]
