@@ -14,6 +14,7 @@ from distributed import Client, LocalCluster
 
 import nqueens_numba as nq
 from _timing import best
+from nqueens_numba import _split
 from nqueens_numba import distributed as dist
 
 
@@ -39,7 +40,7 @@ def main():
         print(f"n={args.n}: local {args.workers} threads {local_t:.3f} s, LocalCluster "
               f"{args.workers} workers x 1 thread {dask_t:.3f} s, ratio {dask_t / local_t:.3f}")
         # Overhead: many batches of almost no work (n = 11, one subproblem per batch).
-        tasks = len(nq.api._symmetric_split(11, 1, 5)[0])
+        tasks = len(_split.count_split(11, "symmetric", 1, 5).states)
         t, _ = best(lambda: dist.count_solutions(client, 11, prefix_depth=5,
                                                  tasks_per_worker=tasks), args.repeat)
         work, _ = best(lambda: nq.count_solutions(11, prefix_depth=5, n_threads=1),

@@ -22,7 +22,7 @@ import numpy as np
 
 import nqueens_numba as nq
 from _timing import best
-from nqueens_numba import _kernels, api, config
+from nqueens_numba import _kernels, _split, config
 
 
 
@@ -79,7 +79,8 @@ def main():
 
     n = args.model_n
     threads = max(args.model_threads)
-    states, depth = api._symmetric_split(n, threads)
+    split = _split.count_split(n, "symmetric", threads)
+    states, depth = split.states, split.depth
     print(f"\n2. model for n={n}: the split for {threads} threads has {len(states)} "
           f"subproblems (prefix depth {depth}); timing each on {most} threads here...")
     times = measure_subproblems(n, states, depth, most)

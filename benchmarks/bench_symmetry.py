@@ -17,7 +17,7 @@ import numpy as np
 
 import nqueens_numba as nq
 from _timing import best
-from nqueens_numba import _kernels, api
+from nqueens_numba import _kernels, _split
 
 # Published reference on the 2-core machine these figures were first taken on: a C counter
 # using 8-fold symmetry, one thread, gcc -O3.
@@ -27,8 +27,8 @@ C_SYMMETRIC = {16: 1.4, 17: 9.6}
 def by_column(n, repeat):
     """Single-thread seconds of each first-row column's subtree, both searches."""
     depth = 3
-    halving, _ = api._split(n, 1, prefix_depth=depth)
-    symmetric, _ = api._symmetric_split(n, 1, prefix_depth=depth)
+    halving = _split.count_split(n, "halving", 1, prefix_depth=depth).states
+    symmetric = _split.count_split(n, "symmetric", 1, prefix_depth=depth).states
     print(f"\nn = {n}, one thread, best of {repeat} (s), by first-row column:")
     print(f"{'column':>6} {'halving':>9} {'symmetric':>10} {'sym/halving':>12}")
     total_h = total_s = 0.0

@@ -1,20 +1,13 @@
 """nqueens_numba: the n-queens problem solved by a numba-compiled bitboard search.
 
 Count, enumerate and print the solutions of the n-queens problem for ``0 <= n <= 63``.
+This module only gathers the public names of the modules that do each job.
 """
-from .api import (
-    boards,
-    count_solutions,
-    first_row_counts,
-    fundamental_solutions,
-    is_solution,
-    iter_solutions,
-    save_solutions,
-    solve,
-    symmetry_classes,
-    trace,
-)
+from ._version import __version__
+from .checking import is_solution
 from .checkpoint import CheckpointError
+from .counting import count_solutions, first_row_counts, symmetry_classes
+from .enumeration import boards, fundamental_solutions, solve
 from .huge import construct, find_solution
 from .render import (
     BoardGrid,
@@ -26,6 +19,7 @@ from .render import (
     to_boards,
     to_svg,
 )
+from .streaming import iter_solutions, save_solutions
 from .symmetry import (
     D4,
     canonical_form,
@@ -37,8 +31,7 @@ from .symmetry import (
     stabilizer_order,
     transform,
 )
-
-__version__ = "0.1.0"
+from .tracing import trace
 
 __all__ = [
     "count_solutions",

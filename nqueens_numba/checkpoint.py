@@ -19,9 +19,11 @@ import json
 import os
 from datetime import datetime, timezone
 
+import numpy as np
+
 from ._files import atomic_file, probe_directory, remove_stale_temporaries
 
-__all__ = ["Checkpoint", "CheckpointError"]
+__all__ = ["Checkpoint", "CheckpointError", "split_record", "recorded_split"]
 
 FORMAT = "nqueens_numba checkpoint"
 VERSION = 1
@@ -149,6 +151,45 @@ class Checkpoint:
         with atomic_file(self.path) as file:
             json.dump(data, file, separators=(",", ":"))
             file.write("\n")
+
+
+def split_record(n, method, depth, states, results=None, constraints_sha256=None):
+    """What identifies a split in a checkpoint file (its ``"split"`` field).
+
+    JSON-serialisable: the board order, method and prefix depth, the number of subproblems
+    and a hash of their ``(n_states, 3 + depth)`` int64 array; ``results`` names what each
+    subproblem records when it is more than one count, ``constraints_sha256`` identifies the
+    constraints of a constrained count.
+    """
+    split = {
+        "n": int(n),
+        "method": method,
+        "prefix_depth": int(depth),
+        "n_subproblems": int(len(states)),
+        "subproblems_sha256": hashlib.sha256(np.ascontiguousarray(states).tobytes()).hexdigest(),
+    }
+    if results is not None:
+        split["results"] = list(results)
+    if constraints_sha256 is not None:
+        split["constraints_sha256"] = constraints_sha256
+    return split
+
+
+def recorded_split(path):
+    """The ``"split"`` field of the checkpoint at ``path``, or ``None``.
+
+    ``None`` when there is no such regular file yet or it cannot be read as one: opening it
+    with :class:`Checkpoint` reports what is wrong. Used to resume with the split a file was
+    written with.
+    """
+    if path is None or not os.path.isfile(path):
+        return None
+    try:
+        with open(path, encoding="utf-8") as file:
+            split = json.load(file).get("split")
+    except (OSError, ValueError, AttributeError, RecursionError):
+        return None  # a damaged file: Checkpoint reports it
+    return split if isinstance(split, dict) else None
 
 
 def _describe(split):

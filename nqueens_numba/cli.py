@@ -1,4 +1,8 @@
-"""Command line: ``nqueens count|solve|construct|find N``."""
+"""Command line: ``nqueens count|solve|construct|find N``.
+
+:func:`main` parses the arguments (argparse), calls the public API, prints or writes the
+result, and turns errors and signals into messages and exit statuses.
+"""
 import argparse
 import os
 import re
@@ -8,8 +12,9 @@ import threading
 
 import numpy as np
 
-from . import __version__, api, config, export, huge
+from . import _split, config, counting, enumeration, export, huge, streaming
 from ._files import atomic_file, check_target
+from ._version import __version__
 
 #: Solutions formatted per write when printing or saving them.
 _PRINT_CHUNK = 10_000
@@ -53,7 +58,7 @@ def _parser():
     )
     count.add_argument("n", type=int, metavar="N", help=f"board order, 0..{config.MAX_N}")
     count.add_argument(
-        "--method", "-m", choices=api.METHODS, default=None,
+        "--method", "-m", choices=_split.METHODS, default=None,
         help="search: mirror halving, or one solution per symmetry class (default: "
         f"symmetric from N = {config.SYMMETRIC_MIN_N})",
     )
@@ -76,7 +81,7 @@ def _parser():
         "if it exists",
     )
     count.add_argument(
-        "--checkpoint-every", type=float, default=config.CHECKPOINT_SECONDS, metavar="S",
+        "--checkpoint-every", type=float, default=None, metavar="S",
         help=f"most seconds between two writes of the checkpoint (default: "
         f"{config.CHECKPOINT_SECONDS:g})",
     )
@@ -144,9 +149,9 @@ def _parser():
 
 def _count_on_dask(args):
     """``nqueens count --scheduler``: the count on a Dask cluster."""
-    if args.threads is not None or args.preplace is not None or args.blocked is not None:
-        raise ValueError("--threads, --preplace and --blocked do not apply with --scheduler "
-                         "(give the workers their threads with dask worker --nthreads)")
+    if args.threads is not None:
+        raise ValueError("--threads does not apply with --scheduler (give the workers their "
+                         "threads with dask worker --nthreads)")
     try:
         from . import distributed
     except ImportError as exc:  # pragma: no cover - the import is lazy inside
@@ -159,7 +164,9 @@ def _count_on_dask(args):
     try:
         return distributed.count_solutions(
             client, args.n, fundamental=args.fundamental, method=args.method,
-            prefix_depth=args.prefix_depth, checkpoint=args.checkpoint, progress=args.progress)
+            prefix_depth=args.prefix_depth, checkpoint=args.checkpoint,
+            checkpoint_every=args.checkpoint_every, progress=args.progress,
+            preplaced=args.preplace, blocked=_load_blocked(args.blocked))
     finally:
         cluster = getattr(client, "_nqueens_cluster", None)
         client.close()
@@ -212,10 +219,11 @@ def _solution_chunks(args, blocked):
     (with ``--limit``), else ``None``.
     """
     if args.limit is None:
-        return api.iter_solutions(args.n, chunk_size=_PRINT_CHUNK, n_threads=args.threads,
-                                  preplaced=args.preplace, blocked=blocked), None
-    solutions = api.solve(args.n, limit=args.limit, n_threads=args.threads,
-                          preplaced=args.preplace, blocked=blocked)
+        return streaming.iter_solutions(
+            args.n, chunk_size=_PRINT_CHUNK, n_threads=args.threads, preplaced=args.preplace,
+            blocked=blocked), None
+    solutions = enumeration.solve(args.n, limit=args.limit, n_threads=args.threads,
+                                  preplaced=args.preplace, blocked=blocked)
     return (solutions[i:i + _PRINT_CHUNK] for i in range(0, len(solutions), _PRINT_CHUNK)
             ), len(solutions)
 
@@ -229,8 +237,9 @@ def _solve_command(args, out):
         raise ValueError("--format npy writes a binary file: give it with --output FILE")
     blocked = _load_blocked(args.blocked)
     if args.limit is None and args.output is not None:
-        api.save_solutions(args.output, args.n, format=args.format, chunk_size=_PRINT_CHUNK,
-                           n_threads=args.threads, preplaced=args.preplace, blocked=blocked)
+        streaming.save_solutions(
+            args.output, args.n, format=args.format, chunk_size=_PRINT_CHUNK,
+            n_threads=args.threads, preplaced=args.preplace, blocked=blocked)
         return
     chunks, total = _solution_chunks(args, blocked)  # npy comes here only with --limit
     export.write_solutions(out if args.output is None else args.output, chunks, args.n,
@@ -239,6 +248,7 @@ def _solve_command(args, out):
 
 #: Keyword arguments of the API and the options that set them, for error messages.
 _OPTIONS = {"n_threads": "--threads", "prefix_depth": "--prefix-depth",
+            "checkpoint_every": "--checkpoint-every",
             "max_steps": "--max-steps", "method=": "--method ",
             "fundamental=True": "--fundamental", "timeout must": "--scheduler-timeout must",
             "method='halving' or None": "--method halving or no --method"}
@@ -286,22 +296,15 @@ def _main(args, commands, out):
         if output is not None:
             check_target(output)  # a bad --output fails now, not after the search
         if args.command == "count":
-            if not args.checkpoint_every >= 0:
-                raise ValueError(f"--checkpoint-every must be 0 or more seconds, got "
-                                 f"{args.checkpoint_every}")
-            saved_every = config.CHECKPOINT_SECONDS
-            config.CHECKPOINT_SECONDS = args.checkpoint_every
-            try:
-                if args.scheduler is not None:
-                    total = _count_on_dask(args)
-                else:
-                    total = api.count_solutions(
-                        args.n, n_threads=args.threads, method=args.method,
-                        fundamental=args.fundamental, prefix_depth=args.prefix_depth,
-                        progress=args.progress, checkpoint=args.checkpoint,
-                        preplaced=args.preplace, blocked=_load_blocked(args.blocked))
-            finally:
-                config.CHECKPOINT_SECONDS = saved_every
+            if args.scheduler is not None:
+                total = _count_on_dask(args)
+            else:
+                total = counting.count_solutions(
+                    args.n, n_threads=args.threads, method=args.method,
+                    fundamental=args.fundamental, prefix_depth=args.prefix_depth,
+                    progress=args.progress, checkpoint=args.checkpoint,
+                    checkpoint_every=args.checkpoint_every, preplaced=args.preplace,
+                    blocked=_load_blocked(args.blocked))
             out.write(f"{total}\n")
         elif args.command == "solve":
             _solve_command(args, out)

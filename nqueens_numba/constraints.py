@@ -1,7 +1,8 @@
 """Constraints of the n-queens completion problem: pre-placed queens and blocked squares.
 
 Validates them and turns them into per-row bitboards of allowed squares, which the
-constrained kernels search. Pure NumPy; imports nothing else from the package.
+constrained kernels search. Pure NumPy; imports nothing else from the package but its
+argument checks.
 
 References
 ----------
@@ -14,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
+
+from . import _validate
 
 __all__ = ["Constraints", "check_constraints", "check_no_attacks", "preplaced_array"]
 
@@ -48,12 +51,6 @@ class Constraints:
         return hashlib.sha256(self.allow.tobytes()).hexdigest()
 
 
-def _int_or_error(value, what):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{what} must be an integer, got {type(value).__name__}")
-    return int(value)
-
-
 def preplaced_array(preplaced, n):
     """Pre-placed queens as an ``(n,)`` int64 array (-1 for free rows).
 
@@ -63,17 +60,20 @@ def preplaced_array(preplaced, n):
     queens = np.full(n, -1, dtype=np.int64)
     if isinstance(preplaced, Mapping):
         for row, col in preplaced.items():
-            row = _int_or_error(row, "a pre-placed row")
-            col = _int_or_error(col, "a pre-placed column")
+            row = _validate.integer(row, "a pre-placed row")
+            col = _validate.integer(col, "a pre-placed column")
             if not (0 <= row < n and 0 <= col < n):
                 raise ValueError(f"pre-placed queen ({row}, {col}) lies off the {n} x {n} "
                                  f"board: rows and columns must be in 0..{n - 1}")
             queens[row] = col
         return queens
-    arr = np.asarray(preplaced)
-    if arr.dtype.kind not in "iu" and not (arr.size == 0 and arr.dtype.kind == "f"):
+    try:
+        arr = _validate.integer_array(preplaced)
+    except TypeError:
+        arr = None
+    if arr is None:
         raise TypeError(f"preplaced must be a mapping row -> column or an integer array, got "
-                        f"dtype {arr.dtype}")
+                        f"dtype {np.asarray(preplaced).dtype}")
     if arr.shape != (n,):
         raise ValueError(f"preplaced as an array must have shape ({n},) (-1 for free rows), "
                          f"got {arr.shape}")

@@ -7,8 +7,7 @@ solution is easy for any n: :func:`construct` writes one down in O(n), and
 """
 import numpy as np
 
-from . import _kernels
-from .api import _check_int
+from . import _kernels, _validate
 from .constraints import check_no_attacks, preplaced_array
 
 __all__ = ["construct", "find_solution"]
@@ -19,9 +18,7 @@ MAX_HUGE_N = 10**9
 
 
 def _check_huge_n(n):
-    n = _check_int(n, "n")
-    if not 0 <= n <= MAX_HUGE_N:
-        raise ValueError(f"n must be in the range 0..{MAX_HUGE_N}, got {n}")
+    n = _validate.in_range(n, "n", 0, MAX_HUGE_N)
     if n in (2, 3):
         raise ValueError(f"the {n}-queens problem has no solution (n = 2 and 3 have none)")
     return n
@@ -147,12 +144,9 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
     n = _check_huge_n(n)
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % 2**31)
-    seed = _check_int(seed, "seed")
-    if not 0 <= seed < 2**32:
-        raise ValueError(f"seed must be in the range 0..{2**32 - 1}, got {seed}")
-    steps = 50 * n + 10**6 if max_steps is None else _check_int(max_steps, "max_steps")
-    if not 0 <= steps < 2**63:
-        raise ValueError(f"max_steps must be in the range 0..{2**63 - 1}, got {steps}")
+    seed = _validate.in_range(seed, "seed", 0, 2**32 - 1)
+    steps = (50 * n + 10**6 if max_steps is None
+             else _validate.in_range(max_steps, "max_steps", 0, 2**63 - 1))
     fixed = np.full(n, -1, dtype=np.int64) if preplaced is None else preplaced_array(preplaced, n)
     check_no_attacks(fixed)
     if n == 0:

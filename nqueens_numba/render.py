@@ -1,14 +1,16 @@
 """Rendering of solutions: LeetCode rows, text boards, SVG boards, Jupyter displays, plots.
 
 Pure Python and NumPy (matplotlib, imported lazily, for :func:`plot_board`); imports
-nothing else from the package and computes no solutions. Boards are drawn with row 0 at the
-top; files (columns) are labelled ``a, b, ...`` from the left and ranks (rows) ``1 .. n``
-from the bottom, as on a chessboard.
+nothing else from the package but its argument checks, and computes no solutions. Boards are
+drawn with row 0 at the top; files (columns) are labelled ``a, b, ...`` from the left and
+ranks (rows) ``1 .. n`` from the bottom, as on a chessboard.
 """
 import html
 from xml.sax.saxutils import escape
 
 import numpy as np
+
+from . import _validate
 
 __all__ = ["format_board", "to_boards", "format_text", "to_svg", "SVGText", "show",
            "BoardGrid", "plot_board", "TraceView"]
@@ -24,17 +26,11 @@ def _as_placements(solutions, ndim, partial=False):
 
     With ``partial``, -1 marks a row without a queen.
     """
-    arr = np.asarray(solutions)
-    if arr.size == 0 and arr.dtype.kind == "f":
-        arr = arr.astype(np.int64)  # ``[]`` and ``[[]]`` come in as float64
-        if ndim == 2 and arr.ndim == 1:
-            arr = arr.reshape(0, 0)  # ``[]``: no solutions
-    if arr.dtype.kind in "fO" and _int_values(solutions):
-        arr = exact_int_array(solutions)
-        if arr is None:
-            raise ValueError("columns too large for any board")
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"queens must hold integers, got dtype {arr.dtype}")
+    arr = _validate.integer_array(solutions)
+    if arr is None:
+        raise ValueError("columns too large for any board")
+    if ndim == 2 and arr.shape == (0,):
+        arr = arr.reshape(0, 0)  # ``[]``: no solutions
     if arr.ndim != ndim:
         shape = "(n,)" if ndim == 1 else "(n_solutions, n)"
         raise ValueError(f"expected shape {shape}, got an array of shape {arr.shape}")
@@ -45,42 +41,9 @@ def _as_placements(solutions, ndim, partial=False):
     return arr.astype(np.int64, copy=False)
 
 
-def _check_count(value, name, low):
-    """Validate a display option that counts something: an integer ``>= low``."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
-    if value < low:
-        raise ValueError(f"{name} must be {low} or more, got {value}")
-    return int(value)
-
-
 def _check_cell(cell):
     """Validate the side of a square in pixels: a finite number above 0."""
-    if isinstance(cell, (bool, np.bool_)) or not isinstance(
-            cell, (int, float, np.integer, np.floating)):
-        raise TypeError(f"cell must be a number of pixels, got {type(cell).__name__}")
-    if not 0 < cell < float("inf"):
-        raise ValueError(f"cell must be a finite number of pixels above 0, got {cell}")
-    return float(cell)
-
-
-def exact_int_array(values):
-    """Integers that NumPy stored as ``object`` or ``float64`` (for example a mix of NumPy
-    integer types), as an exact ``int64`` array; ``None`` if one does not fit in ``int64``.
-    """
-    try:
-        return np.array(values, dtype=object).astype(np.int64)
-    except OverflowError:
-        return None
-
-
-def _int_values(values):
-    """Whether ``values`` is a (nested) sequence of integers that NumPy did not store as such."""
-    try:
-        items = list(values)
-    except TypeError:
-        return isinstance(values, (int, np.integer)) and not isinstance(values, (bool, np.bool_))
-    return bool(items) and all(_int_values(v) for v in items)
+    return _validate.positive_number(cell, "cell", "pixels")
 
 
 def _board_rows(arr):
@@ -319,8 +282,8 @@ class BoardGrid:
         if arr.ndim == 1 or (arr.size == 0 and arr.ndim == 1):
             arr = arr[None, :]
         self.solutions = _as_placements(arr, 2, partial=True)
-        self.max_boards = _check_count(max_boards, "max_boards", 0)
-        self.columns = _check_count(columns, "columns", 1)
+        self.max_boards = _validate.in_range(max_boards, "max_boards", 0)
+        self.columns = _validate.in_range(columns, "columns", 1)
         self.cell = _check_cell(cell)
         self.attacks = attacks
         self.orbit_sizes = None if orbit_sizes is None else np.asarray(orbit_sizes)

@@ -28,6 +28,8 @@ References
 """
 import numpy as np
 
+from . import _validate
+
 __all__ = [
     "D4",
     "compose",
@@ -112,11 +114,9 @@ def _check_placements(queens):
     Returns ``(batch, single)``: the placements as an ``(k, n)`` array of their own integer
     dtype, and whether the input was a single placement.
     """
-    arr = np.asarray(queens)
-    if arr.size == 0 and arr.dtype.kind == "f":
-        arr = arr.astype(np.int8)  # ``[]`` comes in as float64
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"queens must hold integers, got dtype {arr.dtype}")
+    arr = _validate.integer_array(queens, empty_dtype=np.int8)
+    if arr is None:
+        raise ValueError("not a valid placement: columns too large for any board")
     if arr.ndim not in (1, 2):
         raise ValueError(f"queens must have shape (n,) or (k, n), got shape {arr.shape}")
     single = arr.ndim == 1

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nqueens_numba as nq
-from nqueens_numba import api, config
+from nqueens_numba import _runner, _split, config
 
 from naive import (
     as_array,
@@ -80,7 +80,9 @@ def test_subproblem_counts_match_oracle_at_every_depth(n, monkeypatch):
     for depth in range(1, n):
         monkeypatch.setattr(config, "MAX_SPLIT_DEPTH", depth)
         monkeypatch.setattr(config, "TASKS_PER_THREAD", 10**9)
-        states, got_depth, counts = api._count_split(n, 1)
+        split = _split.count_split(n, "halving", 1)
+        states, got_depth = split.states, split.depth
+        counts = _runner.run_split(split, 1)[:, 0]
         assert got_depth == depth
         assert states.shape[1] == 3 + depth
         # The first-row queen stays in the left half (and the middle for odd n).

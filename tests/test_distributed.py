@@ -70,7 +70,7 @@ def test_checkpoint_resumes_distributed_and_locally(client, tmp_path, monkeypatc
     original = client.submit
 
     def counting_submit(func, *args, **kwargs):
-        submitted.append(len(args[2]))
+        submitted.append(len(args[0]))  # the batch of states
         return original(func, *args, **kwargs)
 
     monkeypatch.setattr(client, "submit", counting_submit)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import nqueens_numba as nq
-from nqueens_numba import _kernels, api, config
+from nqueens_numba import _kernels, _split, config
 from nqueens_numba.checkpoint import CheckpointError, _checksum
 
 A000170 = {10: 724, 12: 14200, 13: 73712, 14: 365596, 15: 2279184}
@@ -64,15 +64,17 @@ def test_prefix_depth_errors():
 
 def test_default_split_is_many_small_subproblems():
     for n, threads in [(14, 1), (16, 2), (16, 64)]:
-        states, _ = api._symmetric_split(n, threads)
+        states = _split.count_split(n, "symmetric", threads).states
         assert len(states) >= min(config.TASKS_PER_THREAD * threads, config.MAX_SUBPROBLEMS)
-    states, depth = api._symmetric_split(22, 2)  # A000170(22) / 2e6 = 1.3e6 > the cap
+    split = _split.count_split(22, "symmetric", 2)
+    states, depth = split.states, split.depth  # A000170(22) / 2e6 = 1.3e6 > the cap
     assert len(states) <= config.MAX_SUBPROBLEMS and depth >= 5
 
 
 def test_subproblems_have_no_empty_rows():
     """The prefix arrays are compact: every prefix leaves a free square in the next row."""
-    for states, depth in [api._split(14, 2, 4), api._symmetric_split(14, 2, 4)]:
+    for method in _split.METHODS:
+        states = _split.count_split(14, method, 2, 4).states
         full = (1 << 14) - 1
         free = ~(states[:, 0] | states[:, 1] | states[:, 2]) & full
         assert np.all(free != 0)
@@ -226,8 +228,8 @@ def test_symmetric_checkpoint_of_other_results_is_refused(tmp_path):
     path = tmp_path / "run.json"
     nq.count_solutions(13, method="symmetric", prefix_depth=3, checkpoint=path)
     data = json.loads(path.read_text())
-    assert data["split"]["results"] == list(api.SYMMETRIC_RESULTS)
-    assert all(len(entry) == 1 + len(api.SYMMETRIC_RESULTS) for entry in data["finished"])
+    assert data["split"]["results"] == list(_split.SYMMETRIC_RESULTS)
+    assert all(len(entry) == 1 + len(_split.SYMMETRIC_RESULTS) for entry in data["finished"])
     del data["split"]["results"]
     data["finished"] = [entry[:4] for entry in data["finished"]]
     data["sha256"] = _checksum(data["split"], data["finished"])

@@ -302,7 +302,7 @@ def test_directory_target_fails_before_the_search(tmp_path, monkeypatch):
         raise AssertionError("searched before checking the path")
         yield  # a generator, as the function it replaces
 
-    monkeypatch.setattr(nq.api, "_iter_solutions", no_search)
+    monkeypatch.setattr(nq.streaming, "_chunks", no_search)
     with pytest.raises(IsADirectoryError) as info:
         nq.save_solutions(tmp_path, 12, format="csv")
     assert info.value.filename == str(tmp_path)
@@ -328,7 +328,7 @@ def test_cli_limit_npy_does_not_count_everything(tmp_path, monkeypatch):
     def no_count(*args, **kwargs):
         raise AssertionError("counted all solutions for --limit")
 
-    monkeypatch.setattr(nq.api, "count_solutions", no_count)
+    monkeypatch.setattr(nq.counting, "count_solutions", no_count)
     path = tmp_path / "first.npy"
     assert main(["solve", "24", "--limit", "2", "--output", str(path)]) == 0
     np.testing.assert_array_equal(np.load(path), nq.solve(24, limit=2))
@@ -378,8 +378,9 @@ def test_cli_checks_the_output_before_searching(tmp_path, monkeypatch, capsys, a
     def no_search(*args, **kwargs):
         raise AssertionError("searched before checking --output")
 
-    for name in ("solve", "count_solutions", "iter_solutions"):
-        monkeypatch.setattr(nq.api, name, no_search)
+    for module, name in ((nq.enumeration, "solve"), (nq.counting, "count_solutions"),
+                         (nq.streaming, "iter_solutions")):
+        monkeypatch.setattr(module, name, no_search)
     for name in ("find_solution", "construct"):
         monkeypatch.setattr(nq.huge, name, no_search)
     (tmp_path / "d.npy").mkdir()

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nqueens_numba as nq
-from nqueens_numba import api, config, symmetry
+from nqueens_numba import _kernels, _split, config, counting, symmetry
 
 from naive import (all_images_naive, board_matrix, canonical_naive, in_symmetric_search_naive,
                    orbit_size_naive, representative_naive, tied_edges_naive)
@@ -90,10 +90,10 @@ def test_symmetric_counts_same_for_every_split_and_thread_count(n, monkeypatch):
     monkeypatch.setattr(config, "TASKS_PER_THREAD", 10**9)
     for depth in range(2, n - 4):
         monkeypatch.setattr(config, "MAX_SPLIT_DEPTH", depth)
-        states, got = api._symmetric_split(n, 1)
+        got = _split.count_split(n, "symmetric", 1).depth
         assert got == depth
         for t in THREADS:
-            results.add(tuple(sorted(api._orbit_counts(n, t).items())))
+            results.add(tuple(sorted(counting._orbits(n, t).items())))
     assert len(results) == 1
 
 
@@ -112,8 +112,8 @@ def test_symmetric_kernel_per_state_matches_enumeration(n):
                 row[tied_edges_naive(q) - 1] += 1
             elif representative_naive(q) == q:
                 row[4 if size == 4 else 5] += 1
-        states, _ = api._symmetric_split(n, 1, prefix_depth=depth)
-        counts = api._kernels._count_symmetric_states(n, states, depth)
+        states = _split.count_split(n, "symmetric", 1, prefix_depth=depth).states
+        counts = _kernels._count_symmetric_states(n, states, depth)
         assert counts.shape == (len(states), 6)
         found = {tuple(state[3:].tolist()): row.tolist()
                  for state, row in zip(states, counts) if row.any()}
@@ -123,8 +123,8 @@ def test_symmetric_kernel_per_state_matches_enumeration(n):
 @pytest.mark.parametrize("n", [7, 9, 12, 13])
 def test_tied_edge_counts_divide(n):
     """Summed over the split, the leaves of orbits of 8 with e tied edges come e per orbit."""
-    states, depth = api._symmetric_split(n, 1)
-    sums = api._kernels._count_symmetric_states(n, states, depth).sum(axis=0)
+    split = _split.count_split(n, "symmetric", 1)
+    sums = _kernels._count_symmetric_states(n, split.states, split.depth).sum(axis=0)
     assert all(sums[e - 1] % e == 0 for e in range(1, 5))
     sols = nq.solve(n).tolist()
     by_tied = [0] * 4

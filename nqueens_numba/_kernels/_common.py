@@ -1,0 +1,95 @@
+"""What every kernel family shares: the JIT options, the full mask, the tail sizes, the tail
+with per-row allowed squares.
+
+Bitboards are ``int64``: bit ``c`` stands for column ``c`` (not ``uint64``: numba types
+``uint64`` mixed with ``int64`` as ``float64``). A search state after the queens of rows
+``0 .. row - 1`` are placed is three masks, each already shifted for ``row``:
+
+* ``cols``: attacked columns;
+* ``diag``: attacked diagonals (shifted left by one per row);
+* ``anti``: attacked anti-diagonals (shifted right by one per row).
+
+The free squares of ``row`` are ``~(cols | diag | anti) & full_mask`` and the lowest free square
+is ``free & -free``. Placing the lowest square first makes every search below visit solutions in
+lexicographic order of ``queens``. ``allow`` is always a bitboard of the squares a queen may take
+(one per row: ``(n,)`` int64; all ones on a board without constraints).
+
+A *states* array holds one subproblem per row: ``states[i] = (cols, diag, anti, q_0, ...,
+q_{depth-1})``, ``int64``, where ``q_r`` is the column of the queen pre-placed in row ``r``.
+"""
+import numpy as np
+from numba import njit
+
+__all__ = ["JIT", "JIT_INLINE", "TAIL_ROWS", "TAIL_SOLUTIONS"]
+
+#: JIT options of every kernel, in one place: compile once per machine (``cache``), release the
+#: GIL while searching (the package runs kernels on a pool of Python threads, one batch of
+#: subproblems per call). Integer work only: no fastmath.
+JIT = dict(cache=True, nogil=True)
+
+#: The same for the small helpers inlined into their callers in numba's IR: the unrolled tails
+#: and the local-search moves, whose call overhead would show in the innermost loops.
+JIT_INLINE = dict(JIT, inline="always")
+
+#: Rows at the bottom of the board searched by unrolled nested loops (``_count_tail`` and
+#: friends): each level gets its own branches, which the processor predicts better than one
+#: shared loop.
+TAIL_ROWS = 4
+
+#: Most solutions one tail (``TAIL_ROWS`` rows) can hold: ``TAIL_ROWS!`` orders of its
+#: free columns.
+TAIL_SOLUTIONS = 24
+
+
+@njit(**JIT)
+def _full_mask(n):
+    """Bitboard with the ``n`` board columns set."""
+    return (np.int64(1) << np.int64(n)) - np.int64(1)
+
+
+@njit(**JIT_INLINE)
+def _count_allowed_tail(cols, diag, anti, allow0, allow1, allow2, allow3, tie0, tie1, tie2,
+                        ends):
+    """The last ``TAIL_ROWS`` (4) rows of a search with allowed squares, as nested loops.
+
+    ``cols``, ``diag`` and ``anti`` are the masks of the first tail row; tail row ``t`` may
+    use only the squares of ``allow<t>`` (``allow3``: the last row). In the
+    symmetric search a tail row ``t`` holding a square of ``tie<t>`` is a tie, and so is a
+    last queen on ``ends``.
+
+    Returns ``(n_leaves, n_one, n_two)``: the leaves, and those with at least one and with
+    two ties in the tail.
+    """
+    n_leaves = np.int64(0)
+    n_one = np.int64(0)
+    n_two = np.int64(0)
+    f0 = ~(cols | diag | anti) & allow0
+    while f0 != 0:
+        b0 = f0 & -f0
+        f0 ^= b0
+        c0 = cols | b0
+        d0 = (diag | b0) << 1
+        a0 = (anti | b0) >> 1
+        t0 = b0 & tie0
+        f1 = ~(c0 | d0 | a0) & allow1
+        while f1 != 0:
+            b1 = f1 & -f1
+            f1 ^= b1
+            c1 = c0 | b1
+            d1 = (d0 | b1) << 1
+            a1 = (a0 | b1) >> 1
+            t1 = t0 | (b1 & tie1)
+            f2 = ~(c1 | d1 | a1) & allow2
+            while f2 != 0:
+                b2 = f2 & -f2
+                f2 ^= b2
+                last = ~((c1 | b2) | ((d1 | b2) << 1) | ((a1 | b2) >> 1)) & allow3
+                side_tie = (t1 | (b2 & tie2)) != 0
+                # a leaf with a tie in the tail: its last queen on ``ends``, or any last
+                # queen after a side tie
+                tie_squares = allow3 if side_tie else ends
+                n_leaves += last != 0
+                n_one += (last & tie_squares) != 0
+                n_two += side_tie & ((last & ends) != 0)
+    return n_leaves, n_one, n_two
+

@@ -1,0 +1,519 @@
+"""Kernels of the plain bitboard search: counting, prefixes, resumable enumeration.
+
+Mirror halving is the callers' affair (they choose the first-row columns of the prefixes);
+``allow`` restricts the squares of each row on constrained boards. See ``_common`` for the
+masks and the states.
+"""
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from ._common import JIT, JIT_INLINE, TAIL_ROWS, TAIL_SOLUTIONS, _count_allowed_tail, _full_mask
+
+
+@njit(**JIT_INLINE)
+def _count_tail(full, cols, diag, anti):
+    """Number of ways to complete the last ``TAIL_ROWS`` (4) rows from the given masks."""
+    count = np.int64(0)
+    f0 = ~(cols | diag | anti) & full
+    while f0 != 0:
+        b0 = f0 & -f0
+        f0 ^= b0
+        c0 = cols | b0
+        d0 = (diag | b0) << 1
+        a0 = (anti | b0) >> 1
+        f1 = ~(c0 | d0 | a0) & full
+        while f1 != 0:
+            b1 = f1 & -f1
+            f1 ^= b1
+            c1 = c0 | b1
+            d1 = (d0 | b1) << 1
+            a1 = (a0 | b1) >> 1
+            f2 = ~(c1 | d1 | a1) & full
+            while f2 != 0:
+                b2 = f2 & -f2
+                f2 ^= b2
+                c2 = c1 | b2
+                d2 = (d1 | b2) << 1
+                a2 = (a1 | b2) >> 1
+                if (~(c2 | d2 | a2) & full) != 0:
+                    count += 1
+    return count
+
+
+
+@njit(**JIT)
+def _count_state(n, row, cols, diag, anti):
+    """Count the completions of one subproblem by explicit-stack depth-first search.
+
+    ``row`` queens are placed; ``cols``, ``diag`` and ``anti`` are the masks for ``row``.
+    Returns the number of solutions below this state (``int64``).
+    """
+    full = _full_mask(n)
+    if row >= n:
+        return np.int64(1)
+    if n - row <= TAIL_ROWS:
+        return _count_rows(n, row, cols, diag, anti, np.full(n, full, dtype=np.int64))
+    free = ~(cols | diag | anti) & full
+    # ``sp`` is the stack depth: the queen being tried sits in row ``row + sp``. The children
+    # of level ``top`` start the tail, which nested loops finish.
+    top = n - TAIL_ROWS - 1 - row
+    stack = np.empty((n, 4), dtype=np.int64)
+    sp = 0
+    count = np.int64(0)
+    while True:
+        if free != 0:
+            bit = free & -free
+            free ^= bit
+            next_cols = cols | bit
+            next_diag = (diag | bit) << 1
+            next_anti = (anti | bit) >> 1
+            if sp == top:
+                count += _count_tail(full, next_cols, next_diag, next_anti)
+            else:
+                next_free = ~(next_cols | next_diag | next_anti) & full
+                if next_free != 0:
+                    stack[sp, 0] = free
+                    stack[sp, 1] = cols
+                    stack[sp, 2] = diag
+                    stack[sp, 3] = anti
+                    sp += 1
+                    cols = next_cols
+                    diag = next_diag
+                    anti = next_anti
+                    free = next_free
+        elif sp == 0:
+            break
+        else:
+            sp -= 1
+            free = stack[sp, 0]
+            cols = stack[sp, 1]
+            diag = stack[sp, 2]
+            anti = stack[sp, 3]
+    return count
+
+
+@njit(**JIT)
+def _count_rows(n, row, cols, diag, anti, allow):
+    """``_count_state`` without the unrolled tail, for the last few rows of small boards.
+
+    The queen of row ``r`` may stand only on the squares of ``allow[r]``.
+    """
+    full = _full_mask(n)
+    free = ~(cols | diag | anti) & full & allow[min(row, n - 1)]
+    if row >= n - 1:
+        if row >= n:
+            return np.int64(1)
+        return np.int64(1) if free != 0 else np.int64(0)
+    top = n - 2 - row  # a child of level ``top`` is in the last row: counted, not pushed
+    stack = np.empty((n, 4), dtype=np.int64)
+    sp = 0
+    count = np.int64(0)
+    while True:
+        if free != 0:
+            bit = free & -free
+            free ^= bit
+            next_cols = cols | bit
+            next_diag = (diag | bit) << 1
+            next_anti = (anti | bit) >> 1
+            next_free = ~(next_cols | next_diag | next_anti) & allow[row + sp + 1]
+            if next_free != 0:
+                if sp == top:
+                    count += 1
+                else:
+                    stack[sp, 0] = free
+                    stack[sp, 1] = cols
+                    stack[sp, 2] = diag
+                    stack[sp, 3] = anti
+                    sp += 1
+                    cols = next_cols
+                    diag = next_diag
+                    anti = next_anti
+                    free = next_free
+        elif sp == 0:
+            break
+        else:
+            sp -= 1
+            free = stack[sp, 0]
+            cols = stack[sp, 1]
+            diag = stack[sp, 2]
+            anti = stack[sp, 3]
+    return count
+
+
+@njit(**JIT)
+def _count_states(n, states, depth):
+    """Count the completions of a batch of subproblems, one result slot each.
+
+    Returns ``counts``, shape ``(n_states,)``, dtype ``int64``.
+    """
+    n_states = states.shape[0]
+    counts = np.zeros(n_states, dtype=np.int64)
+    for i in range(n_states):
+        counts[i] = _count_state(n, depth, states[i, 0], states[i, 1], states[i, 2])
+    return counts
+
+
+@njit(**JIT)
+def _count_allowed_state(n, row, cols, diag, anti, allow):
+    """``_count_state`` on a constrained board: row ``r`` may use only ``allow[r]``.
+
+    ``allow`` (``(n,)`` int64 bitboards) encodes blocked squares, pre-placed queens (their row
+    allows only their square) and the squares those attack.
+    """
+    if row >= n:
+        return np.int64(1)
+    if n - row <= TAIL_ROWS:
+        return _count_rows(n, row, cols, diag, anti, allow)
+    free = ~(cols | diag | anti) & allow[row]
+    top = n - TAIL_ROWS - 1 - row
+    tail = n - TAIL_ROWS
+    stack = np.empty((n, 4), dtype=np.int64)
+    sp = 0
+    count = np.int64(0)
+    while True:
+        if free != 0:
+            bit = free & -free
+            free ^= bit
+            next_cols = cols | bit
+            next_diag = (diag | bit) << 1
+            next_anti = (anti | bit) >> 1
+            if sp == top:
+                leaves, _, _ = _count_allowed_tail(next_cols, next_diag, next_anti, allow[tail],
+                                                  allow[tail + 1], allow[tail + 2],
+                                                  allow[tail + 3], 0, 0, 0, 0)
+                count += leaves
+            else:
+                next_free = ~(next_cols | next_diag | next_anti) & allow[row + sp + 1]
+                if next_free != 0:
+                    stack[sp, 0] = free
+                    stack[sp, 1] = cols
+                    stack[sp, 2] = diag
+                    stack[sp, 3] = anti
+                    sp += 1
+                    cols = next_cols
+                    diag = next_diag
+                    anti = next_anti
+                    free = next_free
+        elif sp == 0:
+            break
+        else:
+            sp -= 1
+            free = stack[sp, 0]
+            cols = stack[sp, 1]
+            diag = stack[sp, 2]
+            anti = stack[sp, 3]
+    return count
+
+
+@njit(**JIT)
+def _count_allowed_states(n, states, depth, allow):
+    """``_count_states`` on a constrained board (see ``_count_allowed_state``)."""
+    n_states = states.shape[0]
+    counts = np.zeros(n_states, dtype=np.int64)
+    for i in range(n_states):
+        counts[i] = _count_allowed_state(n, depth, states[i, 0], states[i, 1], states[i, 2],
+                                        allow)
+    return counts
+
+
+
+@njit(**JIT)
+def _enumerate_prefixes(n, depth, first_limit, allow, max_states):
+    """All partial placements of the first ``depth`` rows, in lexicographic order.
+
+    The queen of row ``r`` may stand only on the squares of ``allow[r]`` (``(n,)`` int64
+    bitboards; all ones without constraints), and the queen of row 0 only in columns
+    ``0 .. first_limit - 1`` (mirror-symmetry halving passes ``(n + 1) // 2``). Prefixes whose
+    next row has no free square are dropped, except when ``depth == n`` (the prefix is then a
+    solution). Requires ``1 <= depth <= n``.
+
+    Returns ``(states, n_states)``: ``states`` of shape ``(n_states, 3 + depth)``, ``int64``;
+    when there are more than ``max_states``, empty, with the count where it stopped.
+    """
+    full = _full_mask(n)
+    stack = np.empty((depth + 1, 4), dtype=np.int64)  # free, cols, diag, anti per row
+    queens = np.empty(depth, dtype=np.int64)
+    out = np.empty((0, 3 + depth), dtype=np.int64)
+    # Pass 0 counts the prefixes, pass 1 writes them.
+    for write in range(2):
+        n_found = 0
+        stack[0, 0] = full & allow[0] & ((np.int64(1) << np.int64(first_limit)) - 1)
+        stack[0, 1] = 0
+        stack[0, 2] = 0
+        stack[0, 3] = 0
+        d = 0
+        while d >= 0:
+            free = stack[d, 0]
+            if free == 0:
+                d -= 1
+                continue
+            bit = free & -free
+            stack[d, 0] = free ^ bit
+            queens[d] = trailing_zeros(bit)
+            cols = stack[d, 1] | bit
+            diag = (stack[d, 2] | bit) << 1
+            anti = (stack[d, 3] | bit) >> 1
+            next_free = ~(cols | diag | anti) & full
+            if d + 1 < n:
+                next_free &= allow[d + 1]
+            if d + 1 == depth:
+                if next_free != 0 or depth == n:
+                    if write:
+                        out[n_found, 0] = cols
+                        out[n_found, 1] = diag
+                        out[n_found, 2] = anti
+                        out[n_found, 3:] = queens
+                    n_found += 1
+                    if n_found > max_states:
+                        return out, n_found  # too many: empty (see the docstring)
+            else:
+                d += 1
+                stack[d, 0] = next_free
+                stack[d, 1] = cols
+                stack[d, 2] = diag
+                stack[d, 3] = anti
+        if not write:
+            out = np.empty((n_found, 3 + depth), dtype=np.int64)
+    return out, n_found
+
+
+@njit(**JIT)
+def _start_cursor(n, state, depth, stack, queens, level):
+    """Set a resumable search cursor to the root of the subproblem ``state``.
+
+    ``stack``, shape ``(n, 4)``, ``int64``, holds ``(free, cols, diag, anti)`` per row;
+    ``queens``, shape ``(n,)``, ``int8``, the current placement; ``level``, shape ``(1,)``,
+    ``int64``, the row being searched. Requires ``depth < n``.
+    """
+    full = _full_mask(n)
+    cols = state[0]
+    diag = state[1]
+    anti = state[2]
+    for r in range(depth):
+        queens[r] = state[3 + r]
+    stack[depth, 0] = ~(cols | diag | anti) & full
+    stack[depth, 1] = cols
+    stack[depth, 2] = diag
+    stack[depth, 3] = anti
+    level[0] = depth
+
+
+#: Most solutions one tail (``TAIL_ROWS`` rows) can hold: ``TAIL_ROWS!`` orders of its
+
+
+@njit(**JIT_INLINE)
+def _fill_tail(n, full, cols, diag, anti, queens, out, written):
+    """Write every completion of the last ``TAIL_ROWS`` (4) rows as rows of ``out``.
+
+    ``queens[:n - 4]`` holds the placement above the tail. Returns the new ``written``.
+    """
+    tail = n - TAIL_ROWS
+    f0 = ~(cols | diag | anti) & full
+    while f0 != 0:
+        b0 = f0 & -f0
+        f0 ^= b0
+        c0 = cols | b0
+        d0 = (diag | b0) << 1
+        a0 = (anti | b0) >> 1
+        f1 = ~(c0 | d0 | a0) & full
+        while f1 != 0:
+            b1 = f1 & -f1
+            f1 ^= b1
+            c1 = c0 | b1
+            d1 = (d0 | b1) << 1
+            a1 = (a0 | b1) >> 1
+            f2 = ~(c1 | d1 | a1) & full
+            while f2 != 0:
+                b2 = f2 & -f2
+                f2 ^= b2
+                last = ~((c1 | b2) | ((d1 | b2) << 1) | ((a1 | b2) >> 1)) & full
+                if last != 0:
+                    for r in range(tail):
+                        out[written, r] = queens[r]
+                    out[written, tail] = trailing_zeros(b0)
+                    out[written, tail + 1] = trailing_zeros(b1)
+                    out[written, tail + 2] = trailing_zeros(b2)
+                    out[written, tail + 3] = trailing_zeros(last)
+                    written += 1
+    return written
+
+
+@njit(**JIT)
+def _fill_solutions(n, base, stack, queens, level, out, budget):
+    """Continue a cursor's depth-first search, writing solutions into ``out`` in order.
+
+    Writes at most ``out.shape[0]`` rows (``int8``, ``out[k, row] == column``) and returns how
+    many it wrote. It also returns after about ``budget`` squares tried, so that callers can
+    check for cancellation even where solutions are rare (counted as tails entered and
+    rows backtracked). The cursor (``stack``, ``queens``,
+    ``level``, see ``_start_cursor``) is updated in place so that the next call resumes where
+    this one stopped; the search below row ``base`` is exhausted once ``level[0] < base``.
+    The last ``TAIL_ROWS`` rows are written by ``_fill_tail`` a whole tail at a time, so a
+    call may return with up to ``TAIL_SOLUTIONS - 1`` rows of ``out`` unused: give it more
+    room than that (with less, it falls back to the slower ``_fill_rows``).
+    """
+    if n - base <= TAIL_ROWS or out.shape[0] < TAIL_SOLUTIONS:
+        return _fill_rows(n, base, stack, queens, level, out, budget,
+                          np.full(n, _full_mask(n), dtype=np.int64))
+    full = _full_mask(n)
+    cap = out.shape[0]
+    written = 0
+    d = level[0]
+    if d < base or cap == 0:
+        return 0
+    free = stack[d, 0]
+    cols = stack[d, 1]
+    diag = stack[d, 2]
+    anti = stack[d, 3]
+    top = n - TAIL_ROWS - 1  # the children of row ``top`` start the tail
+    steps = 0
+    while True:
+        if free != 0:
+            if d == top:
+                # Enough room for a whole tail, and budget left? (Checked here and on the
+                # way back up, so that the descent pays nothing for it.)
+                if cap - written < TAIL_SOLUTIONS or steps >= budget:
+                    break
+                steps += 1
+                bit = free & -free
+                free ^= bit
+                queens[d] = trailing_zeros(bit)
+                written = _fill_tail(n, full, cols | bit, (diag | bit) << 1, (anti | bit) >> 1,
+                                     queens, out, written)
+            else:
+                bit = free & -free
+                free ^= bit
+                next_cols = cols | bit
+                next_diag = (diag | bit) << 1
+                next_anti = (anti | bit) >> 1
+                queens[d] = trailing_zeros(bit)
+                next_free = ~(next_cols | next_diag | next_anti) & full
+                if next_free != 0:
+                    stack[d, 0] = free
+                    stack[d, 1] = cols
+                    stack[d, 2] = diag
+                    stack[d, 3] = anti
+                    d += 1
+                    cols = next_cols
+                    diag = next_diag
+                    anti = next_anti
+                    free = next_free
+        elif d == base:
+            d = base - 1
+            break
+        else:
+            if steps >= budget:
+                break
+            steps += 1
+            d -= 1
+            free = stack[d, 0]
+            cols = stack[d, 1]
+            diag = stack[d, 2]
+            anti = stack[d, 3]
+    if d >= base:
+        stack[d, 0] = free
+        stack[d, 1] = cols
+        stack[d, 2] = diag
+        stack[d, 3] = anti
+    level[0] = d
+    return written
+
+
+@njit(**JIT)
+def _fill_rows(n, base, stack, queens, level, out, budget, allow):
+    """``_fill_solutions`` without the unrolled tail, for subproblems of few rows and for
+    constrained boards: the queen of row ``r`` may stand only on the squares of
+    ``allow[r]`` (apply ``allow[base]`` to the cursor's first row yourself).
+
+    Writes at most ``out.shape[0]`` rows (``int8``, ``out[k, row] == column``) and returns how
+    many it wrote. It also returns after about ``budget`` squares tried, so that callers can
+    check for cancellation even where solutions are rare. The cursor (``stack``, ``queens``,
+    ``level``, see ``_start_cursor``) is updated in place so that the next call resumes where
+    this one stopped; the search below row ``base`` is exhausted once ``level[0] < base``.
+    """
+    cap = out.shape[0]
+    last = n - 1
+    written = 0
+    d = level[0]
+    if d < base or cap == 0:
+        return 0
+    free = stack[d, 0]
+    if base == last:
+        # The subproblem leaves only the last row: each free square is one solution.
+        while free != 0 and written < cap:
+            bit = free & -free
+            free ^= bit
+            queens[last] = trailing_zeros(bit)
+            for r in range(n):
+                out[written, r] = queens[r]
+            written += 1
+        stack[d, 0] = free
+        level[0] = d if free != 0 else base - 1
+        return written
+    cols = stack[d, 1]
+    diag = stack[d, 2]
+    anti = stack[d, 3]
+    top = last - 1  # a child of row ``top`` completes a solution
+    steps = 0
+    while True:
+        if free != 0:
+            if steps >= budget:
+                break
+            steps += 1
+            bit = free & -free
+            free ^= bit
+            next_cols = cols | bit
+            next_diag = (diag | bit) << 1
+            next_anti = (anti | bit) >> 1
+            next_free = ~(next_cols | next_diag | next_anti) & allow[d + 1]
+            if next_free != 0:
+                queens[d] = trailing_zeros(bit)
+                if d == top:
+                    queens[last] = trailing_zeros(next_free)
+                    out[written, :] = queens
+                    written += 1
+                    if written == cap:
+                        break
+                else:
+                    stack[d, 0] = free
+                    stack[d, 1] = cols
+                    stack[d, 2] = diag
+                    stack[d, 3] = anti
+                    d += 1
+                    cols = next_cols
+                    diag = next_diag
+                    anti = next_anti
+                    free = next_free
+        elif d == base:
+            d = base - 1
+            break
+        else:
+            d -= 1
+            free = stack[d, 0]
+            cols = stack[d, 1]
+            diag = stack[d, 2]
+            anti = stack[d, 3]
+    if d >= base:
+        stack[d, 0] = free
+        stack[d, 1] = cols
+        stack[d, 2] = diag
+        stack[d, 3] = anti
+    level[0] = d
+    return written
+
+
+
+@njit(**JIT)
+def _mirror_rows(src, dst):
+    """``dst[k - 1 - i] = n - 1 - src[i]`` for rows ``i`` of ``(k, n)`` int8 arrays.
+
+    The mirror images (column ``c`` to ``n - 1 - c``) of the rows of ``src``, in reverse order.
+    """
+    k, n = src.shape
+    m = np.int8(n - 1)
+    for i in range(k):
+        row = k - 1 - i
+        for j in range(n):
+            dst[row, j] = m - src[i, j]
+

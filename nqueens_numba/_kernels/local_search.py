@@ -1,0 +1,132 @@
+"""Kernel of the min-conflicts local search: one solution of a huge board, pre-placed queens
+kept.
+
+Min-conflicts repair over permutations (Minton et al. 1992; Sosic and Gu 1994): queens stay in
+distinct rows and columns, and swaps of two rows' columns remove diagonal conflicts.
+``dn[r + c]`` and ``up[r - c + n - 1]`` count the queens on each anti-diagonal and diagonal; a
+conflict is a pair of queens on one of them.
+"""
+import numpy as np
+from numba import njit
+
+from ._common import JIT, JIT_INLINE
+
+
+@njit(**JIT_INLINE)
+def _place(queens, dn, up, n, r, sign):
+    """Add (``sign=1``) or remove (``-1``) the queen of row ``r``; return the change in pairs."""
+    a = r + queens[r]
+    b = r - queens[r] + n - 1
+    if sign > 0:
+        change = dn[a] + up[b]
+        dn[a] += 1
+        up[b] += 1
+    else:
+        dn[a] -= 1
+        up[b] -= 1
+        change = -(dn[a] + up[b])
+    return change
+
+
+@njit(**JIT_INLINE)
+def _attacked(queens, dn, up, n, r):
+    return dn[r + queens[r]] > 1 or up[r - queens[r] + n - 1] > 1
+
+
+@njit(**JIT_INLINE)
+def _try_swap(queens, dn, up, n, i, j):
+    """Swap the columns of rows ``i`` and ``j`` if that lowers the conflicting pairs.
+
+    Returns the change (negative when the swap was kept, else 0).
+    """
+    change = _place(queens, dn, up, n, i, -1) + _place(queens, dn, up, n, j, -1)
+    queens[i], queens[j] = queens[j], queens[i]
+    change += _place(queens, dn, up, n, i, 1) + _place(queens, dn, up, n, j, 1)
+    if change < 0:
+        return change
+    _place(queens, dn, up, n, i, -1)
+    _place(queens, dn, up, n, j, -1)
+    queens[i], queens[j] = queens[j], queens[i]
+    _place(queens, dn, up, n, i, 1)
+    _place(queens, dn, up, n, j, 1)
+    return np.int64(0)
+
+
+@njit(**JIT)
+def _min_conflicts(queens, free_rows, seed, max_steps):
+    """Repair ``queens`` (a permutation, int64) into a solution by min-conflicts swaps.
+
+    Only rows listed in ``free_rows`` move. First a greedy pass puts each free row, in
+    random order, on a free column that adds no conflict when a few random tries find one
+    (Sosic and Gu's initial placement); then queens under attack swap columns with random
+    free rows while that lowers the number of conflicting pairs. Deterministic for a given
+    ``seed``. Returns the steps used (swap tries), or -1 when ``max_steps`` ran out.
+    """
+    np.random.seed(seed)
+    n = queens.shape[0]
+    m = free_rows.shape[0]
+    dn = np.zeros(2 * n - 1, dtype=np.int64)
+    up = np.zeros(2 * n - 1, dtype=np.int64)
+    is_free = np.zeros(n, dtype=np.bool_)
+    for k in range(m):
+        is_free[free_rows[k]] = True
+    for r in range(n):
+        if not is_free[r]:
+            _place(queens, dn, up, n, r, 1)
+    # Greedy placement: row free_rows[k] takes a conflict-free column among those left.
+    order = free_rows.copy()
+    np.random.shuffle(order)
+    pairs = np.int64(0)
+    for k in range(m):
+        r = order[k]
+        best_row = r
+        for _ in range(256):  # nearly always a few tries; many only near the end
+            j = order[k + np.random.randint(0, m - k)]
+            queens[r], queens[j] = queens[j], queens[r]
+            if dn[r + queens[r]] == 0 and up[r - queens[r] + n - 1] == 0:
+                best_row = j
+                queens[r], queens[j] = queens[j], queens[r]
+                break
+            queens[r], queens[j] = queens[j], queens[r]
+        queens[r], queens[best_row] = queens[best_row], queens[r]
+        pairs += _place(queens, dn, up, n, r, 1)
+    # Repair: each sweep lists the attacked queens, and each of them tries random rows to
+    # swap with until a swap lowers the conflicts. Three sweeps in a row that lower nothing
+    # (a local minimum, common on small boards) are followed by one random swap of an
+    # attacked queen, kept whatever it does.
+    attacked = np.empty(m, dtype=np.int64)
+    steps = 0
+    stalled = 0
+    while pairs > 0:
+        n_attacked = 0
+        for k in range(m):
+            if _attacked(queens, dn, up, n, free_rows[k]):
+                attacked[n_attacked] = free_rows[k]
+                n_attacked += 1
+        improved = False
+        for k in range(n_attacked):
+            r = attacked[k]
+            for _ in range(64):
+                if not _attacked(queens, dn, up, n, r):
+                    break
+                if steps >= max_steps:
+                    return -1
+                steps += 1
+                j = free_rows[np.random.randint(0, m)]
+                if j != r:
+                    change = _try_swap(queens, dn, up, n, r, j)
+                    if change < 0:
+                        pairs += change
+                        improved = True
+                        break
+            if pairs == 0:
+                break
+        stalled = 0 if improved else stalled + 1
+        if stalled >= 3 and m > 1 and n_attacked > 0:
+            stalled = 0
+            r = attacked[np.random.randint(0, n_attacked)]
+            j = free_rows[np.random.randint(0, m)]
+            pairs += _place(queens, dn, up, n, r, -1) + _place(queens, dn, up, n, j, -1)
+            queens[r], queens[j] = queens[j], queens[r]
+            pairs += _place(queens, dn, up, n, r, 1) + _place(queens, dn, up, n, j, 1)
+    return steps

@@ -1,0 +1,398 @@
+"""Kernels of the D4-symmetric count: one image per orbit searched, leaves counted by tied
+edges.
+"""
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from ._common import JIT, TAIL_ROWS, _count_allowed_tail, _full_mask
+
+# The symmetric search visits the placements of a set ``X`` that meets every D4 orbit of
+# solutions. The distance of an edge queen from the nearest corner along its edge is
+# ``min(p, n - 1 - p)`` for its position ``p`` on that edge; the four distances of a placement
+# (top row, bottom row, left and right columns) are the same multiset for every image in its
+# orbit, and their maximum ``b`` is at least 1 (two corner queens always attack each other).
+# ``X`` holds the images whose first-row queen is in column ``b`` (``2 * b <= n - 1``: the
+# left half or the middle column of the first row). So below a first row at column ``b``:
+#
+# * the side columns 0 and n - 1 stay empty in rows ``b + 1 .. n - 2 - b`` (a side queen
+#   there would be farther than ``b`` from a corner) and the last row's queen keeps within
+#   ``b`` of a corner: plain per-row masks that cut most other images early, in the middle
+#   rows where the search tree is widest;
+# * a first-row queen in the middle column (odd ``n``) has its own mirror image in the same
+#   subtree: the second-row queen stays left of the middle (each image of the pair has the
+#   other's second-row queen mirrored, and the middle column is the first row's).
+#
+# An orbit meets ``X`` in ``e`` images divided by the order of its stabilizer, where ``e``
+# is its number of *tied edges*: edges whose queen is ``b`` from a corner, the top edge
+# included. (For each tied edge exactly one element of D4 brings it to the top row with the
+# image in ``X``: queen in column ``b`` and, for a middle column, the second-row queen left
+# of it.) No solution of ``n >= 2`` is fixed by a reflection (two of its queens would share a
+# row, a column or a diagonal), so a nontrivial stabilizer holds ``rot180``. A leaf not fixed
+# by ``rot180`` therefore stands for ``1 / e`` of an orbit of 8, and the search counts those
+# leaves by ``e``; a tie is a side queen in row ``b`` or ``n - 1 - b`` or the last queen in
+# column ``n - 1 - b``. A leaf fixed by ``rot180`` has its last queen in column
+# ``n - 1 - b`` and its row ``n - 1 - TAIL_ROWS`` mirroring row ``TAIL_ROWS``, which is
+# checked only for a tail with such a last queen; these rare leaves are compared with their
+# images one by one, and the smallest image counts its orbit of 4 or 2.
+#
+# No first-row queen lies in a corner (``b == 0`` is impossible), and the subtrees of large
+# ``b``, where most solutions are, lose few nodes to the masks, but those of small ``b`` are
+# cut to a few per cent of the mirror-halved search (benchmarks/bench_symmetry.py).
+#
+# Symmetric states are prefix states (see above) with ``depth >= 2``.
+
+# Images of q under the seven non-identity elements of D4, as (use inverse, reverse index,
+# complement values), in the order rot90, rot180, rot270, flip_h, flip_v, transpose,
+# anti_transpose: p[i] = (m - v if complement else v), v = (inv if use inverse else q)[m - i
+# if reverse else i], with m = n - 1.
+_IMAGE_INVERSE = np.array([1, 0, 1, 0, 0, 1, 1], dtype=np.int64)
+_IMAGE_REVERSE = np.array([0, 1, 1, 0, 1, 0, 1], dtype=np.int64)
+_IMAGE_COMPLEMENT = np.array([1, 1, 0, 1, 0, 0, 1], dtype=np.int64)
+
+
+@njit(**JIT)
+def _row_allow(n, row, b):
+    """Columns the symmetric search allows in ``row`` below a first-row queen in column ``b``.
+
+    Requires ``1 <= row <= n - 1`` and ``1 <= 2 * b <= n - 1``.
+    """
+    full = _full_mask(n)
+    m = n - 1
+    side = np.int64(1) | (np.int64(1) << np.int64(m))
+    if row == m:  # the last queen within ``b`` of a corner
+        near = (np.int64(1) << np.int64(b + 1)) - 1
+        return near | (near << np.int64(m - b))
+    if row == 1 and 2 * b == m:  # middle first-row queen: the smaller of the mirror pair
+        return (np.int64(1) << np.int64(b)) - 1
+    if b < row < m - b:
+        return full & ~side
+    return full
+
+
+@njit(**JIT)
+def _enumerate_symmetric_prefixes(n, depth, max_states):
+    """Prefixes of the first ``depth`` rows allowed by the symmetric search, in order.
+
+    Requires ``n >= 4`` and ``2 <= depth <= n - 2``. Returns ``(states, n_states)`` as
+    ``_enumerate_prefixes`` does.
+    """
+    full = _full_mask(n)
+    m = n - 1
+    stack = np.empty((depth + 1, 4), dtype=np.int64)
+    queens = np.zeros(depth, dtype=np.int64)
+    out = np.empty((0, 3 + depth), dtype=np.int64)
+    for write in range(2):
+        n_found = 0
+        # first-row columns 1 .. m // 2
+        stack[0, 0] = full & ((np.int64(1) << np.int64(m // 2 + 1)) - 2)
+        stack[0, 1] = 0
+        stack[0, 2] = 0
+        stack[0, 3] = 0
+        d = 0
+        while d >= 0:
+            free = stack[d, 0]
+            if free == 0:
+                d -= 1
+                continue
+            bit = free & -free
+            stack[d, 0] = free ^ bit
+            queens[d] = trailing_zeros(bit)
+            cols = stack[d, 1] | bit
+            diag = (stack[d, 2] | bit) << 1
+            anti = (stack[d, 3] | bit) >> 1
+            row = d + 1
+            next_free = ~(cols | diag | anti) & _row_allow(n, row, queens[0])
+            if row == depth:
+                if next_free != 0:
+                    if write:
+                        out[n_found, 0] = cols
+                        out[n_found, 1] = diag
+                        out[n_found, 2] = anti
+                        out[n_found, 3:] = queens
+                    n_found += 1
+                    if n_found > max_states:
+                        return out, n_found  # too many: empty (see the docstring)
+            elif next_free != 0:
+                d = row
+                stack[d, 0] = next_free
+                stack[d, 1] = cols
+                stack[d, 2] = diag
+                stack[d, 3] = anti
+        if not write:
+            out = np.empty((n_found, 3 + depth), dtype=np.int64)
+    return out, n_found
+
+
+@njit(**JIT)
+def _orbit_size_if_representative(n, queens, inverse):
+    """Orbit size of a placement if it is the representative of its orbit, else 0.
+
+    ``queens`` and its ``inverse`` permutation are ``int64`` arrays of length ``n``, and no
+    image starts with a column farther from the corners than ``queens[0]`` (the search masks
+    ensure it). Images that start with a column nearer a corner are not candidates; the
+    others are compared with ``queens`` lexicographically, stopping at the first difference.
+    """
+    m = n - 1
+    stabilizer = 1
+    for g in range(7):
+        use_inverse = _IMAGE_INVERSE[g]
+        reverse = _IMAGE_REVERSE[g]
+        complement = _IMAGE_COMPLEMENT[g]
+        order = 0
+        for i in range(n):
+            j = m - i if reverse else i
+            v = inverse[j] if use_inverse else queens[j]
+            if complement:
+                v = m - v
+            if v != queens[i]:
+                # a smaller first column is nearer a corner: that image is no candidate
+                order = -1 if (v < queens[i] and i > 0) else 1
+                break
+        if order < 0:
+            return 0
+        if order == 0:
+            stabilizer += 1
+    return 8 // stabilizer
+
+
+@njit(**JIT)
+def _count_symmetric_state(n, depth, state, acc, work):
+    """Add the leaves below one symmetric state to ``acc`` (see ``_count_symmetric_states``).
+
+    Requires ``n - TAIL_ROWS > depth >= 2``; ``acc`` is a zeroed ``int64`` array of length
+    10: ``acc[e]`` gets the leaves with trivial stabilizer and ``e`` tied edges, ``acc[8]``
+    and ``acc[9]`` the representatives of orbits of 4 and 2; ``work`` is ``(2, n)`` int64
+    scratch for the leaves fixed by rot180. Level ``sp`` of the search
+    places the queen of row ``depth + sp`` on the squares its row allows (``_row_allow``);
+    the children of level ``tail_level`` start the last ``TAIL_ROWS`` rows, searched by
+    ``_count_allowed_tail``. Side queens in row ``b`` or ``n - 1 - b`` above the tail are read from
+    the column masks on the stack when a tail has leaves.
+    """
+    m = n - 1
+    b = state[3]
+    b2 = m - b
+    side = np.int64(1) | (np.int64(1) << np.int64(m))
+    tail_row = n - TAIL_ROWS
+    allow = np.zeros(n + 1, dtype=np.int64)  # by row; one spare entry past the last row
+    for r in range(1, n):
+        allow[r] = _row_allow(n, r, b)
+    # Per-state constants of the tail: 0-3 allowed squares of the tail rows (3: the last
+    # row), 4-6 tie squares of the tail rows above the last, 8 the last row's tie square.
+    params = np.zeros(16, dtype=np.int64)
+    for t in range(TAIL_ROWS):
+        params[t] = allow[tail_row + t]
+        if t < TAIL_ROWS - 1 and (tail_row + t == b or tail_row + t == b2):
+            params[4 + t] = side
+    params[8] = np.int64(1) << np.int64(b2)  # column b holds the first-row queen
+    stack = np.zeros((n + 1, 4), dtype=np.int64)
+    # Column masks on the stack around the rows b .. b2 below the prefix and above the tail:
+    # the rows between keep the side columns empty, so a side queen placed in that range is
+    # in row b or b2, a tie.
+    tie_lo = max(b - depth, 0)
+    tie_hi = min(b2, tail_row - 1) - depth + 1
+    if b >= tail_row or b2 < depth:
+        tie_hi = tie_lo
+    e_prefix = 1  # the top edge, and the side ties of the prefix
+    if b < depth and (state[3 + b] == 0 or state[3 + b] == m):
+        e_prefix += 1
+    if b2 != b and b2 < depth and (state[3 + b2] == 0 or state[3 + b2] == m):
+        e_prefix += 1
+    # The most central first-row column (b = (n - 1) // 2) masks no row below the prefix and
+    # has no tie row in the tail: a version of the search without masks runs it.
+    full = _full_mask(n)
+    masked = False
+    for r in range(depth, n):
+        if allow[r] != full:
+            masked = True
+    if params[4] | params[5] | params[6]:
+        masked = True
+    if masked:
+        _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, e_prefix,
+                          acc, work, True)
+    else:
+        _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, e_prefix,
+                          acc, work, False)
+
+
+@njit(**JIT)
+def _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, e_prefix, acc,
+                      work, masked):
+    """The search loop of ``_count_symmetric_state``.
+
+    ``masked`` is a literal: ``False`` compiles a version for states whose rows below the
+    prefix are all unmasked and whose tail has no tie row (``allow`` and the tail masks are
+    then full).
+    """
+    full = _full_mask(n)
+    m = n - 1
+    tail_level = n - TAIL_ROWS - depth - 1
+    ends = params[8]
+    allow0 = params[0]
+    allow1 = params[1]
+    allow2 = params[2]
+    allow3 = params[3]
+    tie0 = params[4]
+    tie1 = params[5]
+    tie2 = params[6]
+    cols = state[0]
+    diag = state[1]
+    anti = state[2]
+    free = ~(cols | diag | anti) & allow[depth]
+    allow_next = allow[depth + 1]  # squares of the row below the current level
+    sp = 0
+    while True:
+        if free != 0:
+            bit = free & -free
+            free ^= bit
+            next_cols = cols | bit
+            next_diag = (diag | bit) << 1
+            next_anti = (anti | bit) >> 1
+            if sp != tail_level:
+                next_free = ~(next_cols | next_diag | next_anti) & (allow_next if masked
+                                                                    else full)
+                if next_free != 0:
+                    stack[sp, 0] = free
+                    stack[sp, 1] = cols
+                    stack[sp, 2] = diag
+                    stack[sp, 3] = anti
+                    sp += 1
+                    allow_next = allow[depth + sp + 1]
+                    cols = next_cols
+                    diag = next_diag
+                    anti = next_anti
+                    free = next_free
+            else:
+                if masked:
+                    n_leaves, n_one, n_two = _count_allowed_tail(
+                        next_cols, next_diag, next_anti, allow0, allow1, allow2, allow3,
+                        tie0, tie1, tie2, ends)
+                else:
+                    n_leaves, n_one, n_two = _count_allowed_tail(
+                        next_cols, next_diag, next_anti, full, full, full, full, 0, 0, 0,
+                        ends)
+                if n_leaves != 0:
+                    stack[sp, 1] = cols
+                    stack[sp + 1, 1] = next_cols
+                    placed = stack[tie_hi, 1] ^ stack[tie_lo, 1]
+                    # unsigned: no check for negative indices
+                    e = np.uint64(e_prefix + (placed & 1) + ((placed >> m) & 1))
+                    acc[e] += n_leaves - n_one
+                    acc[e + np.uint64(1)] += n_one - n_two
+                    acc[e + np.uint64(2)] += n_two
+                    # A leaf fixed by rot180 has its last queen on ``ends`` and the queen
+                    # of row ``tail_row - 1`` (``bit``) mirrors that of row ``TAIL_ROWS``.
+                    # (n >= 2 * TAIL_ROWS + 1 puts row TAIL_ROWS above the tail).
+                    fixed = n_one != 0
+                    if fixed and n > 2 * TAIL_ROWS:
+                        if depth > TAIL_ROWS:
+                            mirrored = state[3 + TAIL_ROWS]
+                        else:
+                            mirrored = trailing_zeros(stack[TAIL_ROWS - depth + 1, 1]
+                                                      ^ stack[TAIL_ROWS - depth, 1])
+                        fixed = bit == np.int64(1) << (m - mirrored)
+                    if fixed:
+                        _classify_fixed_leaves(n, depth, state, stack, sp, bit, next_cols,
+                                               next_diag, next_anti, params, acc, work)
+        elif sp == 0:
+            break
+        else:
+            sp -= 1
+            allow_next = allow[depth + sp + 1]
+            free = stack[sp, 0]
+            cols = stack[sp, 1]
+            diag = stack[sp, 2]
+            anti = stack[sp, 3]
+
+
+
+@njit(**JIT)
+def _classify_fixed_leaves(n, depth, state, stack, sp, bit_above, cols, diag, anti, params,
+                           acc, work):
+    """Search a tail again for its leaves fixed by rot180 and move them in ``acc``.
+
+    Such a leaf leaves ``acc[e]`` (its tied edges) and, if it is the lexicographically
+    smallest of its images that start with the same column, adds one to ``acc[8]`` (orbit of
+    4) or ``acc[9]`` (orbit of 2). The placement is read back from the prefix (``state``),
+    the column masks on the stack (levels ``0 .. sp + 1``), ``bit_above`` (row
+    ``n - TAIL_ROWS - 1``) and the tail's own queens; ``work`` is ``(2, n)`` scratch.
+    """
+    m = n - 1
+    b = state[3]
+    tail_row = n - TAIL_ROWS
+    ends = params[8]
+    queens = work[0]
+    inverse = work[1]
+    for r in range(depth):
+        queens[r] = state[3 + r]
+    for j in range(sp):
+        queens[depth + j] = trailing_zeros(stack[j + 1, 1] ^ stack[j, 1])
+    queens[tail_row - 1] = trailing_zeros(bit_above)
+    f0 = ~(cols | diag | anti) & params[0]
+    while f0 != 0:
+        b0 = f0 & -f0
+        f0 ^= b0
+        c0 = cols | b0
+        d0 = (diag | b0) << 1
+        a0 = (anti | b0) >> 1
+        f1 = ~(c0 | d0 | a0) & params[1]
+        while f1 != 0:
+            b1 = f1 & -f1
+            f1 ^= b1
+            c1 = c0 | b1
+            d1 = (d0 | b1) << 1
+            a1 = (a0 | b1) >> 1
+            f2 = ~(c1 | d1 | a1) & params[2]
+            while f2 != 0:
+                b2 = f2 & -f2
+                f2 ^= b2
+                last = ~((c1 | b2) | ((d1 | b2) << 1) | ((a1 | b2) >> 1)) & ends
+                if last == 0:
+                    continue
+                queens[tail_row] = trailing_zeros(b0)
+                queens[tail_row + 1] = trailing_zeros(b1)
+                queens[tail_row + 2] = trailing_zeros(b2)
+                queens[m] = trailing_zeros(last)
+                fixed = True
+                for r in range(n // 2):
+                    if queens[r] + queens[m - r] != m:
+                        fixed = False
+                        break
+                if not fixed:
+                    continue
+                for r in range(n):
+                    inverse[queens[r]] = r
+                e = 2  # the top and bottom edges; the side queens are a mirror pair
+                if inverse[0] == b or inverse[0] == m - b:
+                    e = 4
+                acc[e] -= 1
+                size = _orbit_size_if_representative(n, queens, inverse)
+                if size == 4:
+                    acc[8] += 1
+                elif size == 2:
+                    acc[9] += 1
+
+
+@njit(**JIT)
+def _count_symmetric_states(n, states, depth):
+    """Leaves of the symmetric search below each state, one slot each.
+
+    Requires ``n - TAIL_ROWS > depth >= 2``. Returns ``counts``, shape ``(n_states, 6)``,
+    dtype ``int64``: columns 0-3 count the leaves with a trivial stabilizer and 1, 2, 3 or 4
+    tied edges (summed over all states, column ``e - 1`` is ``e`` times the number of orbits
+    of 8 with ``e`` tied edges); columns 4 and 5 count the representatives of orbits of 4
+    and 2 (the lexicographically smallest of their images in the search).
+    """
+    n_states = states.shape[0]
+    counts = np.zeros((n_states, 6), dtype=np.int64)
+    acc = np.zeros(10, dtype=np.int64)
+    work = np.empty((2, n), dtype=np.int64)
+    for i in range(n_states):
+        acc[:] = 0
+        _count_symmetric_state(n, depth, states[i], acc, work)
+        for e in range(1, 5):
+            counts[i, e - 1] = acc[e]
+        counts[i, 4] = acc[8]
+        counts[i, 5] = acc[9]
+    return counts
+

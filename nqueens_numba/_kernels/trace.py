@@ -1,0 +1,76 @@
+"""Kernel of the search trace: the plain depth-first search, event by event."""
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+
+from ._common import JIT, _full_mask
+
+
+TRACE_PLACE = 0
+TRACE_REMOVE = 1
+TRACE_SOLUTION = 2
+
+
+@njit(**JIT)
+def _trace_search(n, allow, events):
+    """Record the plain depth-first search as events: ``(kind, row, column)`` rows.
+
+    The search of ``_fill_rows`` (lowest free square first, row ``r`` limited to
+    ``allow[r]``), step by step: a queen placed (``TRACE_PLACE``), taken back when its row
+    moves on or the search backtracks (``TRACE_REMOVE``), and each complete board
+    (``TRACE_SOLUTION``, row and column -1). Writes at most ``events.shape[0]`` events
+    (``int64``, shape ``(max_events, 3)``) and returns how many.
+    """
+    cap = events.shape[0]
+    written = 0
+    if n == 0:
+        if cap > 0:
+            events[0, 0] = TRACE_SOLUTION
+            events[0, 1] = -1
+            events[0, 2] = -1
+            written = 1
+        return written
+    full = _full_mask(n)
+    free = np.zeros(n, dtype=np.int64)
+    cols = np.zeros(n, dtype=np.int64)
+    diag = np.zeros(n, dtype=np.int64)
+    anti = np.zeros(n, dtype=np.int64)
+    queens = np.full(n, -1, dtype=np.int64)
+    free[0] = full & allow[0]
+    d = 0
+    while d >= 0 and written < cap:
+        if queens[d] >= 0:  # the queen of this row is taken back before the next try
+            events[written, 0] = TRACE_REMOVE
+            events[written, 1] = d
+            events[written, 2] = queens[d]
+            written += 1
+            queens[d] = -1
+            continue
+        f = free[d]
+        if f == 0:
+            d -= 1
+            continue
+        bit = f & -f
+        free[d] = f ^ bit
+        queens[d] = trailing_zeros(bit)
+        events[written, 0] = TRACE_PLACE
+        events[written, 1] = d
+        events[written, 2] = queens[d]
+        written += 1
+        if d == n - 1:
+            if written < cap:
+                events[written, 0] = TRACE_SOLUTION
+                events[written, 1] = -1
+                events[written, 2] = -1
+                written += 1
+            continue
+        c = cols[d] | bit
+        dg = (diag[d] | bit) << 1
+        an = (anti[d] | bit) >> 1
+        d += 1
+        cols[d] = c
+        diag[d] = dg
+        anti[d] = an
+        free[d] = ~(c | dg | an) & full & allow[d]
+        queens[d] = -1
+    return written

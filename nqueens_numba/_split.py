@@ -1,0 +1,376 @@
+"""What to compute: the counting method, the subproblem split, and how its results add up.
+
+A count is split into subproblems by pre-placing the queens of the first ``depth`` rows
+(:data:`~nqueens_numba._kernels` states). :func:`count_split` decides everything about a count
+once, from validated arguments, and returns a :class:`Split`: the local count runs it on a
+pool of threads (:mod:`nqueens_numba._runner`), the Dask count on a cluster
+(:mod:`nqueens_numba.distributed`), and both add the results up with :meth:`Split.total`.
+The enumerations take their subproblems from :func:`enumeration_split` and
+:func:`stream_split`. Nothing here runs a search but the prefix enumeration.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import _kernels, _validate, checkpoint, config
+from .constraints import Constraints
+
+__all__ = ["METHODS", "SYMMETRIC_RESULTS", "Split", "CountJob", "known_total", "check_method",
+           "choose_method", "has_subproblems", "check_prefix_depth", "resumed_depth",
+           "count_split", "enumeration_split", "stream_split", "orbits_to_count",
+           "no_constraints"]
+
+#: Counting methods: mirror halving, and the D4-symmetric search.
+METHODS = ("halving", "symmetric")
+
+#: What each subproblem of the symmetric search records (``_count_symmetric_states``).
+SYMMETRIC_RESULTS = ("leaves with 1 tied edge", "2 tied edges", "3 tied edges",
+                     "4 tied edges", "orbits of 4", "orbits of 2")
+
+#: Smallest board the symmetric kernel searches: two prefix rows above its unrolled tail.
+#: Smaller boards have no symmetric split; their orbits are found by enumeration.
+SYMMETRIC_KERNEL_MIN_N = _kernels.TAIL_ROWS + 3
+
+
+def known_total(n):
+    """The total count from OEIS A000170 when tabulated (``n <= 27``), else ``None``."""
+    return config.A000170[n] if n < len(config.A000170) else None
+
+
+def no_constraints(n):
+    """Per-row allowed squares of an unconstrained board: ``(max(n, 1),)`` int64, all ones."""
+    return np.full(max(n, 1), (1 << n) - 1 if n < 64 else -1, dtype=np.int64)
+
+
+# --------------------------------------------------------------------------- the method
+
+
+def check_method(method):
+    """Validate ``method``: ``None`` (automatic) or one of :data:`METHODS`."""
+    if method is None or (isinstance(method, str) and method in METHODS):
+        return method
+    raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))} or None, "
+                     f"got {method!r}")
+
+
+def choose_method(n, method, fundamental, constraints):
+    """The counting method of a count: ``"halving"`` or ``"symmetric"``.
+
+    ``method`` is the validated user choice (``None``: automatic); ``constraints`` a
+    :class:`~nqueens_numba.constraints.Constraints` or ``None``. The automatic choice is the
+    symmetric search from ``config.SYMMETRIC_MIN_N`` on (and whenever ``fundamental``), and
+    mirror halving on constrained boards, where symmetry does not apply.
+
+    Raises ``ValueError`` for combinations that cannot be counted.
+    """
+    if fundamental and method == "halving":
+        raise ValueError("fundamental=True needs method='symmetric' (or None): mirror halving "
+                         "does not classify solutions by orbit")
+    if constraints is not None:
+        if fundamental:
+            raise ValueError("fundamental=True cannot be combined with pre-placed queens or "
+                             "blocked squares: symmetry classes are defined on the whole "
+                             "board")
+        if method == "symmetric":
+            raise ValueError("method='symmetric' cannot be combined with pre-placed queens "
+                             "or blocked squares (use method='halving' or None): the "
+                             "symmetric search assumes the whole board")
+        return "halving"
+    if method is None:
+        return "symmetric" if (fundamental or n >= config.SYMMETRIC_MIN_N) else "halving"
+    return method
+
+
+def has_subproblems(n, method):
+    """Whether a count of ``n`` by ``method`` has a split (else it takes microseconds: the
+    empty board, or a symmetric count of a board under ``SYMMETRIC_KERNEL_MIN_N``)."""
+    return n > 0 and (method == "halving" or n >= SYMMETRIC_KERNEL_MIN_N)
+
+
+# --------------------------------------------------------------------------- the depth
+
+
+def _depth_range(n, method):
+    """Allowed ``prefix_depth`` of a count: ``(low, high)``, empty when ``low > high``."""
+    if method == "halving":
+        return 1, max(1, n - 1)
+    return 2, n - _kernels.TAIL_ROWS - 1  # two rows above the symmetric kernel's tail
+
+
+def check_prefix_depth(prefix_depth, n, method):
+    """Validate ``prefix_depth`` for a count of ``n`` by ``method``."""
+    if prefix_depth is None:
+        return None
+    prefix_depth = _validate.integer(prefix_depth, "prefix_depth")
+    low, high = _depth_range(n, method)
+    if low > high:
+        raise ValueError(f"prefix_depth cannot be set for n={n} with method={method!r}: the "
+                         f"symmetric count of boards under {SYMMETRIC_KERNEL_MIN_N} "
+                         f"enumerates their solutions")
+    if not low <= prefix_depth <= high:
+        raise ValueError(f"prefix_depth must be in the range {low}..{high} for n={n} with "
+                         f"method={method!r}, got {prefix_depth}")
+    return prefix_depth
+
+
+def resumed_depth(path, n, method):
+    """The prefix depth the checkpoint at ``path`` was written with, if it is one of this
+    count (so that a resumed count rebuilds the same split); else ``None``."""
+    split = checkpoint.recorded_split(path)
+    if split is None or split.get("n") != n or split.get("method") != method:
+        return None
+    depth = split.get("prefix_depth")
+    low, high = _depth_range(n, method)
+    return depth if type(depth) is int and low <= depth <= high else None
+
+
+def _split_target(n, n_threads):
+    """Subproblems a count of ``n`` should have: enough per thread, small enough each."""
+    total = known_total(n)
+    per = config.SOLUTIONS_PER_SUBPROBLEM
+    by_size = config.MAX_SUBPROBLEMS if total is None else -(-total // per)
+    return min(max(config.TASKS_PER_THREAD * n_threads, by_size), config.MAX_SUBPROBLEMS)
+
+
+def _prefix_states(enumerate_kernel, n, depth, *args):
+    """The prefix states of ``depth`` rows; ``ValueError`` past ``config.MAX_SUBPROBLEMS``."""
+    states, found = enumerate_kernel(n, depth, *args, config.MAX_SUBPROBLEMS)
+    if found > config.MAX_SUBPROBLEMS:
+        raise ValueError(
+            f"prefix_depth={depth} makes more than {config.MAX_SUBPROBLEMS:,} subproblems for "
+            f"n={n} (config.MAX_SUBPROBLEMS); choose a smaller prefix_depth")
+    return states
+
+
+def _grow(enumerate_depth, shallowest, deepest, target, prefix_depth=None):
+    """Prefix states of ``prefix_depth`` rows if given, else of increasing depth until there
+    are ``target`` of them: ``(states, depth)``.
+
+    Stops at ``deepest``, or before a depth whose states would exceed
+    ``config.MAX_SUBPROBLEMS``.
+    """
+    if prefix_depth is not None:
+        return enumerate_depth(prefix_depth), prefix_depth
+    depth = shallowest
+    states = enumerate_depth(depth)
+    while len(states) < target and depth < deepest:
+        try:
+            states = enumerate_depth(depth + 1)
+        except ValueError:  # too many subproblems at the next depth
+            break
+        depth += 1
+    return states, depth
+
+
+def _prefixes(n, first_limit, allow, target, prefix_depth=None):
+    """Prefix states of the plain search, the first-row queen in columns
+    ``0 .. first_limit - 1``: ``(states, depth)``."""
+    def enumerate_depth(depth):
+        return _prefix_states(_kernels._enumerate_prefixes, n, depth, first_limit, allow)
+
+    low, high = _depth_range(n, "halving")
+    return _grow(enumerate_depth, low, min(high, config.MAX_SPLIT_DEPTH), target, prefix_depth)
+
+
+def _symmetric_prefixes(n, target, prefix_depth=None):
+    """Prefix states of the symmetric search: ``(states, depth)``.
+
+    At least two rows (the second row of a first-row queen in the middle column is
+    restricted to its left half) and at most ``n - TAIL_ROWS - 1``, so that the kernel's
+    unrolled tail fits below.
+    """
+    def enumerate_depth(depth):
+        return _prefix_states(_kernels._enumerate_symmetric_prefixes, n, depth)
+
+    low, high = _depth_range(n, "symmetric")
+    return _grow(enumerate_depth, low, max(low, min(high, config.MAX_SPLIT_DEPTH)), target,
+                 prefix_depth)
+
+
+# --------------------------------------------------------------------------- the split
+
+
+@dataclass(frozen=True)
+class CountJob:
+    """The counting kernel of a split, bound to everything but the states it counts.
+
+    Small and picklable: a thread of the local pool and a Dask worker call it alike on a
+    batch of states, shape ``(k, 3 + depth)`` int64, and get ``(k, width)`` int64 results.
+    The kernel is looked up when called, in :mod:`nqueens_numba._kernels`.
+    """
+
+    n: int
+    depth: int
+    method: str
+    allow: np.ndarray = None  # per-row allowed squares of a constrained board
+
+    def __call__(self, states):
+        if self.method == "symmetric":
+            out = _kernels._count_symmetric_states(self.n, states, self.depth)
+        elif self.allow is not None:
+            out = _kernels._count_allowed_states(self.n, states, self.depth, self.allow)
+        else:
+            out = _kernels._count_states(self.n, states, self.depth)
+        return np.asarray(out, dtype=np.int64).reshape(len(states), self.width)
+
+    @property
+    def width(self):
+        """Results per subproblem: 6 for the symmetric search, else 1."""
+        return len(SYMMETRIC_RESULTS) if self.method == "symmetric" else 1
+
+
+@dataclass(frozen=True, eq=False)
+class Split:
+    """The subproblems of one count and how their results add up.
+
+    Attributes
+    ----------
+    n : int
+        Board order, ``1 <= n <= 63``.
+    method : {"halving", "symmetric"}
+    states : numpy.ndarray, shape (n_states, 3 + depth), dtype int64
+        One subproblem per row (see :mod:`nqueens_numba._kernels`).
+    depth : int
+        Rows pre-placed by each subproblem.
+    weights : numpy.ndarray, shape (n_states,), dtype int64
+        Solutions each solution found stands for: 2 for a first-row queen in the left half
+        when mirror halving applies (its mirror image is not searched), else 1.
+    constraints : Constraints or None
+        The constraints of a constrained count.
+    direct : bool
+        Small enough to run in one kernel call in the calling thread.
+    """
+
+    n: int
+    method: str
+    states: np.ndarray
+    depth: int
+    weights: np.ndarray
+    constraints: Constraints = None
+    direct: bool = False
+
+    @property
+    def results(self):
+        """Names of what each subproblem records, or ``None`` for a single count."""
+        return SYMMETRIC_RESULTS if self.method == "symmetric" else None
+
+    @property
+    def width(self):
+        """Results per subproblem: 6 for the symmetric search, else 1."""
+        return self.job.width
+
+    @property
+    def job(self):
+        """The :class:`CountJob` that counts a batch of these states."""
+        allow = None if self.constraints is None else self.constraints.allow
+        return CountJob(self.n, self.depth, self.method, allow)
+
+    @property
+    def checkpoint_id(self):
+        """What identifies this split in a checkpoint file (JSON-serialisable dict)."""
+        sha = None if self.constraints is None else self.constraints.sha256
+        return checkpoint.split_record(self.n, self.method, self.depth, self.states,
+                                       self.results, sha)
+
+    def orbits(self, results):
+        """Orbits by size ``{1: a, 2: b, 4: c, 8: d}`` from the symmetric search's results.
+
+        An orbit of 8 with ``e`` tied edges has ``e`` images among the leaves, so column
+        ``e - 1``, summed, is a multiple of ``e``; anything else is an internal error.
+        """
+        if self.method != "symmetric":
+            raise ValueError("orbits are counted by the symmetric search only")
+        if len(results) and int(results.max()) >= 2**62 // len(results):  # int64 could overflow
+            sums = [sum(int(c) for c in results[:, j]) for j in range(results.shape[1])]
+        else:
+            sums = [int(c) for c in results.sum(axis=0)]
+        orbits8 = 0
+        for e in range(1, 5):
+            if sums[e - 1] % e:
+                raise RuntimeError(f"internal error: {sums[e - 1]} leaves with {e} tied edges "
+                                   f"is not a multiple of {e}")
+            orbits8 += sums[e - 1] // e
+        return {1: 0, 2: sums[5], 4: sums[4], 8: orbits8}
+
+    def total(self, results, fundamental=False):
+        """The count from the per-subproblem ``results``, ``(n_states, width)`` int64: the
+        total (weighted sum, exact Python int), or with ``fundamental`` the orbits."""
+        if self.method == "symmetric":
+            return orbits_to_count(self.orbits(results), fundamental)
+        return sum(int(w) * int(c) for w, c in zip(self.weights, results[:, 0]))
+
+
+def orbits_to_count(orbits, fundamental):
+    """The fundamental count (orbits) or the total count (their sizes summed)."""
+    if fundamental:
+        return sum(orbits.values())
+    return sum(size * count for size, count in orbits.items())
+
+
+def _mirror_weights(n, states, halved):
+    """2 for a first-row column in the left half when halved, else 1: ``(n_states,)`` int64."""
+    if not halved:
+        return np.ones(len(states), dtype=np.int64)
+    return np.where(2 * states[:, 3] < n - 1, 2, 1).astype(np.int64)
+
+
+def count_split(n, method, n_threads, prefix_depth=None, constraints=None, halving=True):
+    """The split of a count, from validated arguments.
+
+    Parameters
+    ----------
+    n : int
+        Board order with ``has_subproblems(n, method)``.
+    method : {"halving", "symmetric"}
+        From :func:`choose_method`.
+    n_threads : int
+        Threads (or Dask worker threads) that will run it: the default split makes many
+        more subproblems than threads.
+    prefix_depth : int, optional
+        Validated by :func:`check_prefix_depth`; by default the prefix grows until the
+        subproblems are many and small (``config.TASKS_PER_THREAD``,
+        ``config.SOLUTIONS_PER_SUBPROBLEM``, at most ``config.MAX_SUBPROBLEMS``).
+    constraints : Constraints, optional
+        Counted by the kernel with allowed squares; mirror halving applies when they look
+        the same in a left-right mirror (and ``halving``).
+    halving : bool, optional
+        ``False`` searches every first-row column even where mirror halving applies (the
+        constrained enumeration writes the solutions of each subproblem in order).
+
+    Returns
+    -------
+    Split
+    """
+    target = _split_target(n, n_threads)
+    if method == "symmetric":
+        states, depth = _symmetric_prefixes(n, target, prefix_depth)
+        halved = False
+    else:
+        halved = halving and (constraints is None or constraints.mirror_symmetric)
+        allow = no_constraints(n) if constraints is None else constraints.allow
+        first_limit = (n + 1) // 2 if halved else n
+        states, depth = _prefixes(n, first_limit, allow, target, prefix_depth)
+    total = known_total(n)
+    direct = total is not None and total <= config.DIRECT_SOLUTIONS
+    return Split(n, method, states, depth, _mirror_weights(n, states, halved), constraints,
+                 direct)
+
+
+def enumeration_split(n, n_threads):
+    """Subproblems of ``solve``: the mirror-halved split of an unconstrained count."""
+    return count_split(n, "halving", n_threads)
+
+
+def stream_split(n, n_threads, chunk_size, allow):
+    """Subproblems of the full search (every first-row column), for streaming in order:
+    ``(states, depth)``.
+
+    Small enough that the subproblems buffered ahead of the one being consumed (about
+    ``WINDOW_PER_THREAD`` per thread) hold a few chunks at most.
+    """
+    total = known_total(n)
+    per = max(chunk_size // (config.WINDOW_PER_THREAD * n_threads), 1000)
+    target = config.TASKS_PER_THREAD * n_threads
+    if total is not None:  # past the table the set is endless in practice: stream it
+        target = min(max(target, -(-total // per)), config.MAX_SUBPROBLEMS)
+    return _prefixes(n, n, allow, target)

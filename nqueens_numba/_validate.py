@@ -1,0 +1,176 @@
+"""Every argument check of the package: integers, flags, board orders, threads, placements.
+
+Each entry point validates its arguments through these helpers, so that one kind of argument
+gets one error everywhere: ``TypeError`` for a value of the wrong type (``bool`` and
+``float`` are not integers), ``ValueError`` naming the allowed range. Imports nothing else
+from the package but ``config``.
+"""
+import operator
+import os
+
+import numba
+import numpy as np
+
+from . import config
+
+__all__ = ["integer", "flag", "in_range", "seconds", "positive_number", "board_order", "threads",
+           "limit", "max_bytes", "result_size", "integer_array"]
+
+
+def integer(value, name):
+    """Return ``value`` as a Python int; ``TypeError`` unless it is an integer.
+
+    Accepts ``int`` (and subclasses) and NumPy integer scalars; rejects ``bool``,
+    ``numpy.bool_``, ``numpy.timedelta64`` and everything else.
+    """
+    if (isinstance(value, (bool, np.bool_, np.timedelta64))
+            or not isinstance(value, (int, np.integer))):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    return operator.index(value)
+
+
+def flag(value, name):
+    """Validate a boolean flag (``bool`` or ``numpy.bool_``); return it as a ``bool``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__}")
+    return bool(value)
+
+
+def in_range(value, name, low, high=None, what=None):
+    """An integer in ``low..high`` (``high=None``: no upper bound).
+
+    ``what`` replaces the range in the message (for example "a positive integer").
+    """
+    value = integer(value, name)
+    if value < low or (high is not None and value > high):
+        if what is None:
+            what = f"in the range {low}..{high}" if high is not None else f"{low} or more"
+        raise ValueError(f"{name} must be {what}, got {value}")
+    return value
+
+
+def seconds(value, name):
+    """A number of seconds, 0 or more (``inf`` included), as a ``float``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number of seconds, got {type(value).__name__}")
+    if not value >= 0:
+        raise ValueError(f"{name} must be 0 or more seconds, got {value}")
+    return float(value)
+
+
+def positive_number(value, name, unit):
+    """A finite number above 0 (of ``unit``, for the messages), as a ``float``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number of {unit}, got {type(value).__name__}")
+    if not 0 < value < float("inf"):
+        raise ValueError(f"{name} must be a finite number of {unit} above 0, got {value}")
+    return float(value)
+
+
+def board_order(n):
+    """Validate a board order for the bitboard search: an integer in ``0..MAX_N``."""
+    n = integer(n, "n")
+    if not 0 <= n <= config.MAX_N:
+        raise ValueError(
+            f"n must be in the range 0..{config.MAX_N} (the int64 bitboard limit), got {n}"
+        )
+    return n
+
+
+def threads(n_threads):
+    """Validate ``n_threads``: ``None`` (all of numba's threads) or ``1..NUMBA_NUM_THREADS``."""
+    most = numba.config.NUMBA_NUM_THREADS
+    if n_threads is None:
+        return most
+    n_threads = integer(n_threads, "n_threads")
+    if not 1 <= n_threads <= most:
+        raise ValueError(
+            f"n_threads must be in the range 1..{most} (numba.config.NUMBA_NUM_THREADS), "
+            f"got {n_threads}"
+        )
+    return n_threads
+
+
+def limit(value):
+    """Validate ``limit``: ``None`` or a non-negative integer."""
+    if value is None:
+        return None
+    return in_range(value, "limit", 0, what="a non-negative integer (0 or more)")
+
+
+def max_bytes(value):
+    """Validate ``max_bytes``: ``None`` (a share of available memory) or an integer >= 0."""
+    if value is None:
+        available = _available_memory()
+        return None if available is None else int(config.MEMORY_FRACTION * available)
+    return in_range(value, "max_bytes", 0, what="a non-negative integer")
+
+
+def _available_memory():
+    """Bytes of memory available to this process now, or ``None`` if unknown."""
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def result_size(n, rows, max_bytes):
+    """``MemoryError`` before allocating ``rows`` solutions of ``n`` bytes beyond the limit."""
+    size = rows * n
+    if max_bytes is not None and size > max_bytes:
+        raise MemoryError(
+            f"the result would take {size:,} bytes ({rows:,} solutions of {n} bytes), more "
+            f"than max_bytes={max_bytes:,} (by default {config.MEMORY_FRACTION:.0%} of the "
+            f"available memory); stream them with iter_solutions({n}) or "
+            f"save_solutions(path, {n}), count them with count_solutions({n}), or take the "
+            f"first k with limit=k"
+        )
+
+
+def _integer_values(values):
+    """Whether ``values`` is a (nested) sequence of integers that NumPy did not store as such."""
+    try:
+        items = list(values)
+    except TypeError:
+        return isinstance(values, (int, np.integer)) and not isinstance(values, (bool, np.bool_))
+    return bool(items) and all(_integer_values(v) for v in items)
+
+
+def integer_array(values, empty_dtype=np.int64):
+    """Placements (or any integers) as a NumPy integer array, converted exactly.
+
+    Integers that NumPy stores as ``float64`` or ``object`` (a list mixing ``numpy.uint64``
+    and ``numpy.int64``, Python ints) become ``int64`` without rounding; an empty list (which
+    NumPy stores as ``float64``) becomes an empty array of ``empty_dtype``. Integer arrays
+    keep their dtype.
+
+    Returns
+    -------
+    numpy.ndarray or None
+        ``None`` when an integer does not fit in ``int64`` (off any board NumPy can hold).
+
+    Raises
+    ------
+    TypeError
+        If ``values`` does not hold integers (``bool`` and ``float`` arrays included).
+    """
+    arr = np.asarray(values)
+    if arr.size == 0 and arr.dtype.kind == "f":
+        return arr.astype(empty_dtype)
+    if arr.dtype.kind in "fO" and _integer_values(values):
+        try:
+            return np.array(values, dtype=object).astype(np.int64)
+        except OverflowError:
+            return None
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"queens must hold integers, got dtype {arr.dtype}")
+    return arr

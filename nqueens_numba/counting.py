@@ -1,0 +1,269 @@
+"""Counting: the total and fundamental counts, orbits by size, counts by first-row column.
+
+Each function validates its arguments, builds the split of the count
+(:func:`nqueens_numba._split.count_split`), runs it (:func:`nqueens_numba._runner.run_split`)
+and adds the results up (:meth:`nqueens_numba._split.Split.total`).
+"""
+import os
+
+import numpy as np
+
+from . import _runner, _split, _validate, symmetry
+from .constraints import check_constraints
+from .enumeration import solve
+
+__all__ = ["count_solutions", "symmetry_classes", "first_row_counts"]
+
+
+def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix_depth=None,
+                    progress=False, checkpoint=None, checkpoint_every=None, preplaced=None,
+                    blocked=None):
+    """Total number of solutions of the n-queens problem (OEIS A000170), or of fundamental ones.
+
+    Two explicit-stack depth-first searches over ``int64`` bitboards:
+
+    * ``"halving"`` (kernel ``_count_states``): only the left half of the first row is
+      searched and its count doubled (mirror symmetry); for odd ``n`` the middle column is
+      searched once.
+    * ``"symmetric"`` (kernel ``_count_symmetric_states``): of each D4 orbit only the
+      images whose first-row queen is at least as far from a corner as every other edge
+      queen are searched (masks keep the side columns empty in the middle rows and the last
+      queen near a corner, which cuts the other images early). An orbit of 8 has one such
+      image per edge whose queen is that far from a corner, so each leaf counts for the
+      inverse of that number; the rare leaves fixed by ``rot180`` (orbits of 4 and 2) are
+      compared with their images. One pass gives the orbits by size, hence the fundamental
+      count and the total. About 38% of the halving search's time.
+
+    The search is split into subproblems by pre-placing the first ``prefix_depth`` rows:
+    many more subproblems than threads, each small (see ``config.TASKS_PER_THREAD`` and
+    ``config.SOLUTIONS_PER_SUBPROBLEM``). A pool of ``n_threads`` threads takes batches of
+    them as it goes, so no thread idles while others work; each subproblem's count goes to
+    its own slot and Python sums the slots as exact integers.
+
+    Parameters
+    ----------
+    n : int
+        Board order, ``0 <= n <= 63``. Any Python or NumPy integer.
+    n_threads : int, optional
+        Threads for this call, ``1 .. numba.config.NUMBA_NUM_THREADS`` (set that with the
+        ``NUMBA_NUM_THREADS`` environment variable); all of them by default.
+    method : {None, "halving", "symmetric"}, optional
+        The search to use. ``None`` picks ``"symmetric"`` for ``n >= 7``
+        (``config.SYMMETRIC_MIN_N``, from where it is faster) and ``"halving"`` below. Both
+        give the same totals.
+    fundamental : bool, optional
+        Count fundamental solutions (D4 orbits, OEIS A002562) instead of all solutions.
+        Needs the symmetric search; ``n = 0`` gives 1 (the empty board).
+    prefix_depth : int, optional
+        Rows pre-placed to split the search: ``1 .. n - 1`` for ``"halving"``,
+        ``2 .. n - 5`` for ``"symmetric"`` (``n >= 7``), and at most
+        ``config.MAX_SUBPROBLEMS`` (10^6) subproblems: a depth with more raises
+        ``ValueError`` (for n = 14, halving depths 8 .. 11; deeper prefixes die out).
+        Every depth gives the same result; the default grows the prefix until the
+        subproblems are many and small (or takes the depth of ``checkpoint`` when resuming).
+    progress : bool, optional
+        Show a progress bar of finished subproblems with an ETA (``tqdm.auto``: a widget in
+        Jupyter, text on stderr elsewhere).
+    checkpoint : str or os.PathLike, optional
+        Record the counts of finished subproblems in this JSON file (rewritten atomically
+        every ``config.CHECKPOINT_SECONDS`` and at the end), and resume from it: calling
+        again with the same file skips the recorded subproblems and returns the same result.
+        One run per file at a time.
+    checkpoint_every : float, optional
+        Most seconds between two writes of ``checkpoint``, 0 or more (default
+        ``config.CHECKPOINT_SECONDS``, 2 s).
+    preplaced : mapping of int to int, or array_like of int, shape (n,), optional
+        Queens placed beforehand: ``{row: column}``, or ``queens[row] == column`` with -1 for
+        free rows. Only completions are counted (the n-queens completion problem).
+    blocked : array_like of bool, shape (n, n), optional
+        True on the squares no queen may stand on.
+
+        With ``preplaced`` or ``blocked`` the constrained kernel ``_count_masked_states``
+        runs; mirror halving is used when the constraints look the same in a left-right
+        mirror, and the symmetric method (and ``fundamental``) does not apply.
+
+    Returns
+    -------
+    int
+        The count. ``count_solutions(0) == 1`` (the empty board), as in OEIS.
+
+    Raises
+    ------
+    TypeError
+        If ``n``, ``n_threads`` or ``prefix_depth`` is not an integer (``bool`` and
+        ``float`` included), ``fundamental`` or ``progress`` is not a bool, or
+        ``checkpoint_every`` is not a number.
+    ValueError
+        If ``n`` is outside ``0..63``, ``n_threads`` outside ``1..NUMBA_NUM_THREADS``,
+        ``method`` unknown, ``fundamental=True`` with ``method="halving"``,
+        ``prefix_depth`` outside its range or ``checkpoint_every`` negative; for pre-placed
+        queens off the board, on a blocked square or attacking each other (named in the
+        message), a ``blocked`` of the wrong shape, or constraints with
+        ``method="symmetric"`` or ``fundamental=True``.
+        ``TypeError`` for a ``blocked`` that is not boolean or non-integer queens.
+    nqueens_numba.checkpoint.CheckpointError
+        (a ``ValueError``) If ``checkpoint`` is damaged or was written for another count;
+        the file is left unchanged.
+    KeyboardInterrupt
+        On Ctrl-C: the count stops when the running batches finish (a fraction of a second
+        up to n = 22; seconds to hours from n = 23, where subproblems grow and the split
+        reaches ``config.MAX_SUBPROBLEMS``), saves ``checkpoint`` if given, and says how far
+        it got.
+
+    See Also
+    --------
+    symmetry_classes : the fundamental solutions split by orbit size.
+    first_row_counts : the total split by the column of the first-row queen.
+    solve : the solutions themselves.
+
+    References
+    ----------
+    .. [1] OEIS A000170, "Number of ways of placing n nonattacking queens on an n X n board",
+       https://oeis.org/A000170
+    .. [2] OEIS A002562, the same up to rotations and reflections,
+       https://oeis.org/A002562
+    .. [3] J. R. Bitner and E. M. Reingold, "Backtrack programming techniques",
+       Communications of the ACM 18 (11), 1975.
+    .. [4] I. P. Gent, C. Jefferson and P. Nightingale, "Complexity of n-Queens
+       Completion", Journal of Artificial Intelligence Research 59 (2017) 815-848: counting
+       completions is #P-complete.
+
+    Examples
+    --------
+    >>> count_solutions(8)
+    92
+    >>> count_solutions(8, preplaced={0: 0})
+    4
+    >>> count_solutions(8, fundamental=True)
+    12
+    >>> [count_solutions(n) for n in range(7)]
+    [1, 1, 0, 0, 2, 10, 4]
+    >>> count_solutions(10, method="halving") == count_solutions(10, method="symmetric")
+    True
+    >>> count_solutions(12, prefix_depth=4)
+    14200
+    """
+    n = _validate.board_order(n)
+    n_threads = _validate.threads(n_threads)
+    method = _split.check_method(method)
+    fundamental = _validate.flag(fundamental, "fundamental")
+    progress = _validate.flag(progress, "progress")
+    if checkpoint is not None:
+        checkpoint = os.fspath(checkpoint)
+    if checkpoint_every is not None:
+        checkpoint_every = _validate.seconds(checkpoint_every, "checkpoint_every")
+    cons = check_constraints(n, preplaced, blocked)
+    method = _split.choose_method(n, method, fundamental, cons)
+    prefix_depth = _split.check_prefix_depth(prefix_depth, n, method)
+    if not _split.has_subproblems(n, method):
+        if checkpoint is not None:
+            raise ValueError(f"checkpoint is not used for n={n} with method={method!r}: the "
+                             f"count takes microseconds and has no subproblems to record")
+        return 1 if n == 0 else _split.orbits_to_count(_orbits_by_enumeration(n), fundamental)
+    if prefix_depth is None:
+        prefix_depth = _split.resumed_depth(checkpoint, n, method)
+    split = _split.count_split(n, method, n_threads, prefix_depth, cons)
+    results = _runner.run_split(split, n_threads, progress=progress, checkpoint=checkpoint,
+                                save_every=checkpoint_every)
+    return split.total(results, fundamental)
+
+
+def _orbits_by_enumeration(n):
+    """Orbits by size of a board too small for the symmetric kernel: its solutions,
+    classified with :mod:`nqueens_numba.symmetry`."""
+    sols = solve(n, n_threads=1)
+    canonical = sols[symmetry.is_canonical(sols)] if len(sols) else sols
+    sizes = symmetry.orbit_size(canonical) if len(canonical) else np.zeros(0, np.int64)
+    return {size: int(np.count_nonzero(sizes == size)) for size in (1, 2, 4, 8)}
+
+
+def _orbits(n, n_threads):
+    """Orbits by size ``{1: a, 2: b, 4: c, 8: d}`` of an ``n``-board, ``n >= 1``."""
+    if not _split.has_subproblems(n, "symmetric"):
+        return _orbits_by_enumeration(n)
+    split = _split.count_split(n, "symmetric", n_threads)
+    return split.orbits(_runner.run_split(split, n_threads))
+
+
+def symmetry_classes(n, *, n_threads=None):
+    """Number of fundamental solutions by the size of their D4 orbit.
+
+    Parameters
+    ----------
+    n : int
+        Board order, ``0 <= n <= 63``.
+    n_threads : int, optional
+        As in :func:`count_solutions`.
+
+    Returns
+    -------
+    dict of int to int
+        ``{orbit_size: number_of_orbits}`` for the orbit sizes that occur (1, 2, 4 or 8),
+        largest first. The values sum to the fundamental count (OEIS A002562) and
+        ``sum(size * count)`` is the total count (OEIS A000170). An orbit of size 8 has a
+        trivial stabilizer; size 4 means symmetry under ``rot180`` only; size 2 under the
+        quarter turns; size 1 only for ``n <= 1``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`count_solutions`.
+
+    See Also
+    --------
+    count_solutions, fundamental_solutions
+
+    Examples
+    --------
+    >>> symmetry_classes(8)
+    {8: 11, 4: 1}
+    >>> symmetry_classes(4)
+    {2: 1}
+    """
+    n = _validate.board_order(n)
+    n_threads = _validate.threads(n_threads)
+    if n == 0:
+        return {1: 1}
+    orbits = _orbits(n, n_threads)
+    return {size: orbits[size] for size in (8, 4, 2, 1) if orbits[size]}
+
+
+def first_row_counts(n, *, n_threads=None):
+    """Number of solutions with the queen of row 0 in each column.
+
+    Parameters
+    ----------
+    n : int
+        Board order, ``0 <= n <= 63``.
+    n_threads : int, optional
+        As in :func:`count_solutions`.
+
+    Returns
+    -------
+    counts : numpy.ndarray, shape (n,), dtype int64
+        ``counts[c]`` solutions have ``queens[0] == c``; ``counts.sum()`` is the total count
+        for ``n >= 1``, and ``counts`` reads the same backwards (mirror symmetry).
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`count_solutions`.
+
+    See Also
+    --------
+    count_solutions
+
+    Examples
+    --------
+    >>> first_row_counts(8)
+    array([ 4,  8, 16, 18, 18, 16,  8,  4])
+    """
+    n = _validate.board_order(n)
+    n_threads = _validate.threads(n_threads)
+    out = np.zeros(n, dtype=np.int64)
+    if n == 0:
+        return out
+    split = _split.count_split(n, "halving", n_threads)
+    np.add.at(out, split.states[:, 3], _runner.run_split(split, n_threads)[:, 0])
+    out[n - 1 - np.arange(n // 2)] = out[: n // 2]
+    return out

@@ -1,0 +1,267 @@
+"""Enumeration: every solution (or the first ones, or the fundamental ones) in one array.
+
+The subproblems of a split are enumerated in parallel and written in lexicographic order
+(:func:`nqueens_numba._runner.ordered_blocks`); without constraints only the left half of the
+first row is searched and the rest are mirror images.
+"""
+import numpy as np
+
+from . import _kernels, _runner, _split, _validate, config, symmetry
+from .constraints import check_constraints
+from .render import to_boards
+
+__all__ = ["solve", "boards", "fundamental_solutions"]
+
+
+def _solve_all(n, n_threads, max_bytes):
+    """Every solution, in lexicographic order, by the mirror-halved parallel enumeration."""
+    total = _split.known_total(n)
+    if total is None:
+        # Past the tabulated totals there are more than A000170(27) > 2e17 solutions.
+        raise MemoryError(
+            f"solve({n}) would hold more than {config.A000170[-1]:.3g} solutions "
+            f"(over {config.A000170[-1] * n / 2**60:.0f} EiB); use count_solutions({n}) to "
+            f"count them, iter_solutions({n}) to stream them or solve({n}, limit=k) for the "
+            f"first k"
+        )
+    _validate.result_size(n, total, max_bytes)
+    out = np.empty((total, n), dtype=np.int8)
+    split = _split.enumeration_split(n, n_threads)
+    mirrored = split.weights == 2
+    pos = 0
+    left_end = None  # rows before it have their first queen in the left half
+    for i, block in _runner.ordered_blocks(n, split.states, split.depth, n_threads,
+                                           config.SOLVE_WINDOW_PER_THREAD):
+        if left_end is None and not mirrored[i]:
+            left_end = pos
+        if pos + len(block) > total:
+            raise RuntimeError(f"the enumeration of n={n} found more than {total} solutions")
+        out[pos : pos + len(block)] = block
+        pos += len(block)
+    if left_end is None:
+        left_end = pos
+    if pos + left_end != total:
+        raise RuntimeError(f"the enumeration of n={n} found {pos + left_end} solutions, "
+                           f"expected {total}")
+    # Mirror images (column c -> n - 1 - c) of the left-half solutions, in reverse order, are
+    # the solutions with the first queen in the right half, in lexicographic order. Done by
+    # slices on the threads: the first ``left_end - cut`` rows go to the end, and so on.
+    cuts = np.linspace(0, left_end, n_threads + 1).astype(np.int64)
+    slices = [(out[a:b], out[total - b:total - a]) for a, b in zip(cuts[:-1], cuts[1:])]
+    _runner.run_threads(n_threads, _kernels._mirror_rows, slices)
+    return out
+
+
+def _solve_constrained(n, n_threads, cons, max_bytes):
+    """The solutions satisfying ``cons``, in lexicographic order: counted subproblem by
+    subproblem first (to size the result), then enumerated in order."""
+    split = _split.count_split(n, "halving", n_threads, constraints=cons, halving=False)
+    count = split.total(_runner.run_split(split, n_threads))
+    _validate.result_size(n, count, max_bytes)
+    out = np.empty((count, n), dtype=np.int8)
+    pos = 0
+    for _, block in _runner.ordered_blocks(n, split.states, split.depth, n_threads,
+                                           config.SOLVE_WINDOW_PER_THREAD, allow=cons.allow):
+        if pos + len(block) > count:
+            raise RuntimeError(f"the constrained enumeration found more than {count} "
+                               f"solutions")
+        out[pos:pos + len(block)] = block
+        pos += len(block)
+    if pos != count:
+        raise RuntimeError(f"the constrained enumeration found {pos} solutions, counted "
+                           f"{count}")
+    return out
+
+
+def _solve_first(n, limit, cons=None):
+    """The first ``limit`` solutions in lexicographic order, by a serial search.
+
+    Fills blocks of at most ``MAX_BLOCK_ROWS`` rows, so that memory grows with the solutions
+    found rather than with ``limit``, and the search can be interrupted between blocks.
+    ``cons``: the constraints, if any.
+    """
+    total = _split.known_total(n)
+    rows = limit if total is None else min(limit, total)
+    if rows == 0 or n == 0:
+        return np.empty((rows, n), dtype=np.int8)  # n == 0: the one (empty) solution
+    cursor = _runner.Cursor(n, np.zeros(3, dtype=np.int64), 0,
+                            None if cons is None else cons.allow)
+    blocks = []
+    found = 0
+    while found < rows and not cursor.done:
+        want = min(rows - found, config.MAX_BLOCK_ROWS)
+        block = np.empty((max(want, _kernels.TAIL_SOLUTIONS), n), dtype=np.int8)
+        filled = 0
+        while filled < want and not cursor.done:
+            filled += cursor.fill(block[filled:])
+        filled = min(filled, want)
+        blocks.append(block[:filled])
+        found += filled
+    if len(blocks) == 1:
+        return blocks[0]  # leading rows of a C-contiguous block: C-contiguous
+    return np.concatenate(blocks) if blocks else np.empty((0, n), dtype=np.int8)
+
+
+def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blocked=None):
+    """All solutions of the n-queens problem, in lexicographic order.
+
+    Subproblems of a prefix split (left half of the first row only) are enumerated in
+    parallel by the explicit-stack kernel ``_fill_solutions`` and written in order; the
+    solutions with the first queen in the right half are the mirror images of the left-half
+    ones, in reverse order.
+
+    Parameters
+    ----------
+    n : int
+        Board order, ``0 <= n <= 63``. Any Python or NumPy integer.
+    limit : int, optional
+        Return only the first ``limit`` solutions of the same order, found by a serial search
+        that stops there.
+    n_threads : int, optional
+        Threads for the enumeration, ``1 .. numba.config.NUMBA_NUM_THREADS``; all by default.
+    max_bytes : int, optional
+        Largest result (bytes) to allocate; by default 80 % of the memory available when
+        called (``config.MEMORY_FRACTION``). Checked before any allocation, from the
+        tabulated totals (OEIS A000170, n <= 27) and ``limit``.
+    preplaced, blocked : optional
+        Constraints, as in :func:`count_solutions`: only their completions are returned
+        (counted first, to size the result), by the constrained kernel ``_fill_rows``.
+
+    Returns
+    -------
+    solutions : numpy.ndarray, shape (n_solutions, n), dtype int8
+        C-contiguous; ``solutions[k, row] == column`` of the queen in ``row``. Rows are in
+        lexicographic order. ``solve(0)`` has shape ``(1, 0)`` (the empty board); no solution
+        gives shape ``(0, n)``.
+
+    Raises
+    ------
+    TypeError
+        If ``n``, ``limit`` or ``n_threads`` is not an integer (``bool`` and ``float``
+        included).
+    ValueError
+        If ``n`` is outside ``0..63``, ``limit`` or ``max_bytes`` is negative or
+        ``n_threads`` is outside ``1..NUMBA_NUM_THREADS``.
+    MemoryError
+        If the result would be larger than ``max_bytes`` (raised before allocating).
+
+    See Also
+    --------
+    count_solutions : the number of solutions without storing them.
+    boards : the solutions as LeetCode boards.
+
+    References
+    ----------
+    .. [1] OEIS A000170, https://oeis.org/A000170
+
+    Examples
+    --------
+    >>> solve(4)
+    array([[1, 3, 0, 2],
+           [2, 0, 3, 1]], dtype=int8)
+    >>> solve(8).shape
+    (92, 8)
+    >>> solve(8, limit=2)
+    array([[0, 4, 7, 5, 2, 6, 1, 3],
+           [0, 5, 7, 2, 6, 3, 1, 4]], dtype=int8)
+    """
+    n = _validate.board_order(n)
+    limit = _validate.limit(limit)
+    n_threads = _validate.threads(n_threads)
+    max_bytes = _validate.max_bytes(max_bytes)
+    cons = check_constraints(n, preplaced, blocked)
+    if limit is not None:
+        total = _split.known_total(n)
+        _validate.result_size(n, limit if total is None else min(limit, total), max_bytes)
+        return _solve_first(n, limit, cons)
+    if n == 0:
+        return np.empty((1, 0), dtype=np.int8)
+    if cons is not None:
+        return _solve_constrained(n, n_threads, cons, max_bytes)
+    return _solve_all(n, n_threads, max_bytes)
+
+
+def boards(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blocked=None):
+    """All solutions as boards of ``'Q'`` and ``'.'`` rows (LeetCode 51, "N-Queens").
+
+    Parameters
+    ----------
+    n, limit, n_threads, max_bytes, preplaced, blocked
+        As in :func:`solve` (``max_bytes`` bounds the solution array, not the strings).
+
+    Returns
+    -------
+    list of list of str
+        One board per solution, in the order of :func:`solve`; each board is ``n`` strings of
+        length ``n``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`solve`.
+
+    See Also
+    --------
+    solve, to_boards, format_board
+
+    Examples
+    --------
+    >>> boards(4)
+    [['.Q..', '...Q', 'Q...', '..Q.'], ['..Q.', 'Q...', '...Q', '.Q..']]
+    """
+    return to_boards(solve(n, limit=limit, n_threads=n_threads, max_bytes=max_bytes,
+                           preplaced=preplaced, blocked=blocked))
+
+
+def fundamental_solutions(n, *, n_threads=None):
+    """One solution per D4 orbit, its canonical form, in lexicographic order.
+
+    The canonical form is the lexicographically smallest image under the eight symmetries of
+    the board (:func:`~nqueens_numba.symmetry.canonical_form`). Found by enumerating the
+    solutions whose first-row queen is in the left half (with the middle column) and keeping
+    the canonical ones, so it needs the memory of half of :func:`solve`.
+
+    Parameters
+    ----------
+    n : int
+        Board order, ``0 <= n <= 63``.
+    n_threads : int, optional
+        As in :func:`solve`.
+
+    Returns
+    -------
+    numpy.ndarray, shape (n_fundamental, n), dtype int8
+        ``n_fundamental`` is OEIS A002562; ``fundamental_solutions(0)`` has shape ``(1, 0)``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`solve`.
+    MemoryError
+        If the solutions do not fit in memory.
+
+    See Also
+    --------
+    count_solutions : ``fundamental=True`` counts them without enumerating.
+    symmetry.orbit : the solutions equivalent to one of them.
+
+    References
+    ----------
+    .. [1] OEIS A002562, https://oeis.org/A002562
+
+    Examples
+    --------
+    >>> fundamental_solutions(6)
+    array([[1, 3, 5, 0, 2, 4]], dtype=int8)
+    >>> fundamental_solutions(8).shape
+    (12, 8)
+    """
+    sols = solve(n, n_threads=n_threads)
+    if n == 0:
+        return sols
+    # A canonical form has 2 * q[0] <= n - 1 (flip_h maps q[0] to n - 1 - q[0]); those rows
+    # come first in lexicographic order.
+    stop = int(np.searchsorted(sols[:, 0], (n - 1) // 2, side="right"))
+    keep = [block[symmetry.is_canonical(block)]
+            for block in np.array_split(sols[:stop], max(1, stop // 100_000))]
+    return np.ascontiguousarray(np.concatenate(keep)) if keep else sols[:0]

@@ -1,0 +1,204 @@
+"""Streaming: every solution in order, chunk by chunk in bounded memory, or into a file.
+
+The subproblems of the full search (every first-row column) are enumerated a few ahead of
+the one being handed out (:func:`nqueens_numba._runner.ordered_blocks`) and assembled into
+chunks in lexicographic order; :mod:`nqueens_numba.export` writes the chunks to a file.
+"""
+import os
+
+import numpy as np
+
+from . import _kernels, _runner, _split, _validate, config, counting, export
+from ._files import check_target
+from .constraints import check_constraints
+
+__all__ = ["iter_solutions", "save_solutions"]
+
+
+def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, blocked=None):
+    """Stream all solutions in lexicographic order, in chunks of at most ``chunk_size``.
+
+    The search is split into subproblems by pre-placing the first rows; a pool of
+    ``n_threads`` threads enumerates them (kernel ``_fill_solutions``) a few ahead of the one
+    whose solutions are being handed out, and the chunks are assembled in order. Memory
+    stays near a few chunks whatever ``n`` is. Closing the generator, or leaving a ``for``
+    loop over it, stops the work within moments.
+
+    Unlike :func:`solve`, every first-row column is searched (mirror images cannot be
+    produced in order without holding half of the solutions), so enumerating everything
+    takes about twice as long.
+
+    Parameters
+    ----------
+    n : int
+        Board order, ``0 <= n <= 63``.
+    chunk_size : int, optional
+        Most rows per chunk (default one million: ``16 * 10**6`` bytes for ``n = 16``).
+    n_threads : int, optional
+        Threads, ``1 .. numba.config.NUMBA_NUM_THREADS``; all by default.
+    preplaced, blocked : optional
+        Constraints, as in :func:`count_solutions`: only their completions are streamed.
+
+    Yields
+    ------
+    numpy.ndarray, shape (k, n), dtype int8
+        ``1 <= k <= chunk_size``, C-contiguous, each a new array. Their concatenation equals
+        ``solve(n)``. Nothing is yielded when there are no solutions (``n = 2, 3``);
+        ``n = 0`` yields the empty board, shape ``(1, 0)``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`solve` for ``n`` and ``n_threads``; ``chunk_size`` must be a positive
+        integer. Raised by the call, before iterating.
+
+    See Also
+    --------
+    solve : everything in one array.
+    save_solutions : stream to a file.
+
+    Examples
+    --------
+    >>> [chunk.shape for chunk in iter_solutions(8, chunk_size=40)]
+    [(40, 8), (40, 8), (12, 8)]
+    >>> import numpy as np
+    >>> from nqueens_numba import solve
+    >>> np.array_equal(np.concatenate(list(iter_solutions(10, chunk_size=100))), solve(10))
+    True
+    """
+    n = _validate.board_order(n)
+    chunk_size = _validate.in_range(chunk_size, "chunk_size", 1,
+                                    what="a positive integer (1 or more)")
+    n_threads = _validate.threads(n_threads)
+    cons = check_constraints(n, preplaced, blocked)
+    return _chunks(n, chunk_size, n_threads, cons)
+
+
+def _chunks(n, chunk_size, n_threads, cons=None):
+    """The generator of :func:`iter_solutions`, for validated arguments."""
+    if n == 0:
+        yield np.empty((1, 0), dtype=np.int8)
+        return
+    allow = None if cons is None else cons.allow
+    # Solutions still to come: exactly known without constraints (n <= 27), else unknown,
+    # and the chunk then starts small and grows to ``chunk_size`` as solutions arrive.
+    remaining = _split.known_total(n) if cons is None else None
+    bound = _split.known_total(n) or chunk_size  # constrained solutions are among all solutions
+    target = chunk_size  # rows of the chunk being filled, once complete
+
+    def new_chunk():
+        nonlocal target
+        if remaining is not None:
+            target = max(1, min(chunk_size, remaining))
+            return np.empty((target, n), dtype=np.int8)
+        target = max(1, min(chunk_size, bound))
+        return np.empty((min(target, config.FIRST_CHUNK_ROWS), n), dtype=np.int8)
+
+    chunk = new_chunk()
+    filled = 0
+    states, depth = _split.stream_split(n, n_threads, chunk_size,
+                                        _split.no_constraints(n) if allow is None else allow)
+    # Blocks of a quarter chunk (subproblems hold about that much): the subproblems started
+    # ahead hold a few chunks in all.
+    max_rows = min(config.MAX_BLOCK_ROWS,
+                   max(chunk_size // config.WINDOW_PER_THREAD, _kernels.TAIL_SOLUTIONS))
+    for _, block in _runner.ordered_blocks(n, states, depth, n_threads,
+                                           config.WINDOW_PER_THREAD, max_rows, max_rows,
+                                           config.QUEUED_BLOCKS, allow):
+        pos = 0
+        while pos < len(block):
+            if filled == len(chunk) < target:  # grow the chunk (constrained runs)
+                grown = np.empty((min(2 * len(chunk), target), n), dtype=np.int8)
+                grown[:filled] = chunk[:filled]
+                chunk = grown
+            take = min(len(block) - pos, len(chunk) - filled)
+            chunk[filled:filled + take] = block[pos:pos + take]
+            filled += take
+            pos += take
+            if filled == target:
+                if remaining is not None:
+                    remaining -= filled
+                yield chunk
+                chunk = new_chunk()
+                filled = 0
+    if filled:
+        yield chunk[:filled].copy() if filled < len(chunk) // 2 else chunk[:filled]
+
+
+def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_threads=None,
+                   preplaced=None, blocked=None):
+    """Write all solutions to a file, streaming them chunk by chunk.
+
+    Parameters
+    ----------
+    path_or_file : str, os.PathLike or file object
+        Where to write. A path is written atomically: a temporary file beside it is renamed
+        over it when complete, and removed if writing fails or is interrupted (Ctrl-C), so
+        the path never holds a partial file. An open file (binary for ``"npy"``, text
+        otherwise) is written as is.
+    n : int
+        Board order, ``0 <= n <= 63`` (in practice ``n <= 17`` or so: the files grow like the
+        total count, OEIS A000170).
+    format : {"npy", "text", "json", "csv"}, optional
+        ``"npy"``: an ``(n_solutions, n)`` int8 array for :func:`numpy.load`; ``"text"``: the
+        boards of ``nqueens solve`` (``n`` lines of ``.``/``Q`` and a blank line each);
+        ``"json"``: the LeetCode 51 list of boards; ``"csv"``: one solution per line, the
+        columns of rows ``0 .. n-1`` separated by commas. By default, the format the file
+        name's suffix stands for (``.npy``, ``.txt``, ``.json``, ``.csv``); for a name
+        without one of these, or an open file without a name, ``"text"`` for a text stream
+        and ``"npy"`` otherwise. An explicit ``format`` wins over the suffix.
+    chunk_size, n_threads, preplaced, blocked
+        As in :func:`iter_solutions`.
+
+    Returns
+    -------
+    int
+        The number of solutions written.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`iter_solutions`, or for an unknown ``format``.
+    OSError
+        If the file cannot be written (for example ``FileNotFoundError`` for a missing
+        directory); nothing is left at the path.
+    MemoryError
+        ``format="npy"`` for n > 27, whose number of solutions (needed for the header
+        first) is not known; the other formats are streamed and never raise it.
+
+    See Also
+    --------
+    iter_solutions
+
+    Examples
+    --------
+    >>> import io, json
+    >>> out = io.StringIO()
+    >>> save_solutions(out, 4, format="json")
+    2
+    >>> json.loads(out.getvalue())
+    [['.Q..', '...Q', 'Q...', '..Q.'], ['..Q.', 'Q...', '...Q', '.Q..']]
+    """
+    chunks = iter_solutions(n, chunk_size=chunk_size, n_threads=n_threads,
+                            preplaced=preplaced, blocked=blocked)
+    if isinstance(path_or_file, (str, bytes, os.PathLike)):
+        check_target(path_or_file)  # a bad path fails now, not after the search
+    if format is None:
+        format = export.format_for(path_or_file)
+        if format is None:
+            format = "npy" if export.is_binary(path_or_file) is not False else "text"
+    if format not in export.FORMATS:
+        raise ValueError(f"format must be one of {', '.join(map(repr, export.FORMATS))}, "
+                         f"got {format!r}")
+    n = _validate.board_order(n)
+    total = _split.known_total(n)
+    if format == "npy" and (preplaced is not None or blocked is not None):
+        total = counting.count_solutions(n, n_threads=n_threads, preplaced=preplaced,
+                                         blocked=blocked)
+    if format == "npy" and total is None:
+        raise MemoryError(f"n={n} has more than {config.A000170[-1]:.3g} solutions: too many "
+                          f"for a file")
+    try:
+        return export.write_solutions(path_or_file, chunks, n, format, total)
+    finally:
+        chunks.close()

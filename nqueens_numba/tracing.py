@@ -1,0 +1,70 @@
+"""The search trace: the depth-first search recorded event by event, to replay it."""
+import numpy as np
+
+from . import _kernels, _split, _validate
+from .constraints import check_constraints
+
+__all__ = ["trace", "TRACE_DTYPE"]
+
+
+#: The fields of a search trace.
+TRACE_DTYPE = np.dtype([("step", np.int64), ("kind", "U8"), ("row", np.int16),
+                        ("column", np.int16)])
+
+
+def trace(n, *, max_events=10_000, preplaced=None):
+    """The depth-first search, event by event, to replay the backtracking.
+
+    Runs the plain bitboard search (every first-row column, the lowest free square first;
+    kernel ``_trace_search``) and records each step: a queen placed, a queen taken back
+    (when its row tries the next square, or when the search backtracks past it), and each
+    complete board.
+
+    Parameters
+    ----------
+    n : int
+        Board order, ``0 <= n <= 63``.
+    max_events : int, optional
+        Most events recorded; the trace stops there (the search of n = 8 takes 4,204).
+    preplaced : mapping of int to int, or array_like of int, shape (n,), optional
+        Pre-placed queens, as in :func:`count_solutions`: their rows have one square to try.
+
+    Returns
+    -------
+    events : numpy.ndarray, shape (n_events,), structured
+        Fields ``step`` (int64, the event's index), ``kind`` (``"place"``, ``"remove"`` or
+        ``"solution"``), ``row`` and ``column`` (int16; -1 for ``"solution"``). Replaying
+        ``place``/``remove`` gives the partial placement at every step; at each
+        ``"solution"`` it is a solution, in lexicographic order. A complete trace ends with
+        every queen removed.
+
+    Raises
+    ------
+    TypeError, ValueError
+        For ``n`` as in :func:`count_solutions`; ``max_events`` must be a positive integer;
+        ``preplaced`` as in :func:`count_solutions`.
+
+    See Also
+    --------
+    nqueens_numba.render.TraceView : steps through a trace on a drawn board.
+
+    Examples
+    --------
+    >>> events = trace(4)
+    >>> events[:3][["kind", "row", "column"]].tolist()
+    [('place', 0, 0), ('place', 1, 2), ('remove', 1, 2)]
+    >>> int((events["kind"] == "solution").sum())
+    2
+    """
+    n = _validate.board_order(n)
+    max_events = _validate.in_range(max_events, "max_events", 1, what="a positive integer")
+    cons = check_constraints(n, preplaced, None)
+    allow = _split.no_constraints(n) if cons is None else cons.allow
+    raw = np.empty((max_events, 3), dtype=np.int64)
+    count = _kernels._trace_search(n, allow, raw)
+    events = np.empty(count, dtype=TRACE_DTYPE)
+    events["step"] = np.arange(count)
+    events["kind"] = np.array(["place", "remove", "solution"])[raw[:count, 0]]
+    events["row"] = raw[:count, 1]
+    events["column"] = raw[:count, 2]
+    return events
