@@ -174,7 +174,17 @@ def run_split(split, n_threads, *, progress=False, checkpoint=None, save_every=N
 
 
 def _run_pool(split, n_threads, tracker):
-    """Run ``tracker.pending`` in batches sized to ``config.TASK_SECONDS`` of work each."""
+    """The scheduler of a local count: run ``tracker.pending`` on a pool of threads.
+
+    Keeps ``2 * n_threads`` batches in flight, so that a thread that finishes one finds the
+    next waiting. A batch is one subproblem at first; then as many as take about
+    ``config.TASK_SECONDS`` at the mean time per subproblem measured so far (at most 4096),
+    which keeps the calling thread's turns frequent while the kernel calls stay long beside
+    their overhead. Between two finished batches (or every 0.25 s) the calling thread records
+    results, saves the checkpoint when due and redraws the bar; on Ctrl-C it cancels the
+    batches not yet started, waits for the running ones (the kernels cannot be stopped
+    midway) and raises :meth:`Tracker.interrupted`.
+    """
     job = split.job
     pending = tracker.pending
     next_pending = 0

@@ -261,7 +261,22 @@ def _cli_names(message):
 
 
 def main(argv=None):
-    """Run the ``nqueens`` command line; returns the exit status."""
+    """Run the ``nqueens`` command line and return its exit status.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments after the program name (``sys.argv[1:]`` by default).
+
+    Returns
+    -------
+    int
+        0 on success, 1 for an error reported on stderr (out of memory, an unwritable
+        output, an unreachable scheduler, a search that gave up), 130 when interrupted by
+        Ctrl-C, 143 and 129 for SIGTERM and SIGHUP (handled like Ctrl-C while ``main``
+        runs, so that partial files are removed). Bad arguments exit through argparse with
+        status 2 and the option names in the message.
+    """
     parser, commands = _parser()
     args = parser.parse_args(argv)
     out = sys.stdout

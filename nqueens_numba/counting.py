@@ -78,9 +78,10 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     blocked : array_like of bool, shape (n, n), optional
         True on the squares no queen may stand on.
 
-        With ``preplaced`` or ``blocked`` the constrained kernel ``_count_masked_states``
-        runs; mirror halving is used when the constraints look the same in a left-right
-        mirror, and the symmetric method (and ``fundamental``) does not apply.
+        With ``preplaced`` or ``blocked`` the kernel ``_count_allowed_states`` runs (each
+        row limited to its allowed squares); mirror halving is used when the constraints look
+        the same in a left-right mirror, and the symmetric method (and ``fundamental``) does
+        not apply.
 
     Returns
     -------

@@ -125,7 +125,8 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
         tabulated totals (OEIS A000170, n <= 27) and ``limit``.
     preplaced, blocked : optional
         Constraints, as in :func:`count_solutions`: only their completions are returned
-        (counted first, to size the result), by the constrained kernel ``_fill_rows``.
+        (counted first, to size the result), by the kernel ``_fill_rows`` (each row limited
+        to its allowed squares).
 
     Returns
     -------

@@ -75,7 +75,15 @@ def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, b
 
 
 def _chunks(n, chunk_size, n_threads, cons=None):
-    """The generator of :func:`iter_solutions`, for validated arguments."""
+    """The generator of :func:`iter_solutions`, for validated arguments.
+
+    Copies the ordered blocks of :func:`nqueens_numba._runner.ordered_blocks` into chunks of
+    exactly ``chunk_size`` rows (the last one shorter). Without constraints the number of
+    solutions still to come is known (OEIS A000170), so each chunk is allocated at its final
+    size; with constraints it is not, and a chunk starts at ``config.FIRST_CHUNK_ROWS`` rows
+    and doubles as it fills. Closing the generator closes the block producer, which stops
+    its threads.
+    """
     if n == 0:
         yield np.empty((1, 0), dtype=np.int8)
         return

@@ -5,12 +5,15 @@ import signal
 import threading
 import time
 
+import numpy as np
 import pytest
 
 import nqueens_numba as nq
 from nqueens_numba import config
 from nqueens_numba.checkpoint import _checksum
 from nqueens_numba.cli import main
+
+from naive import solutions_with_constraints
 
 distributed = pytest.importorskip("distributed")
 dist = pytest.importorskip("nqueens_numba.distributed")
@@ -81,6 +84,48 @@ def test_checkpoint_resumes_distributed_and_locally(client, tmp_path, monkeypatc
     assert nq.count_solutions(14, checkpoint=path) == A000170[14]
 
 
+def test_constrained_counts_equal_local(client):
+    for n, preplaced in [(6, {1: 3}), (8, {0: 0}), (10, {0: 1}), (11, {5: 5}),
+                         (12, {0: 2, 3: 6})]:
+        local = nq.count_solutions(n, preplaced=preplaced)
+        assert dist.count_solutions(client, n, preplaced=preplaced) == local
+        assert dist.count_solutions(client, n, preplaced=preplaced, prefix_depth=3,
+                                    tasks_per_worker=3) == local
+    assert dist.count_solutions(client, 6, preplaced={1: 3}) == len(
+        solutions_with_constraints(6, preplaced={1: 3}))
+    blocked = np.random.default_rng(3).random((8, 8)) < 0.15
+    assert dist.count_solutions(client, 8, blocked=blocked) == len(
+        solutions_with_constraints(8, blocked=blocked.tolist())) == \
+        nq.count_solutions(8, blocked=blocked)
+
+
+def test_constrained_errors_are_the_local_ones(client):
+    for kwargs in [dict(fundamental=True, preplaced={0: 1}), dict(method="symmetric",
+                                                                  blocked=np.eye(9, dtype=bool)),
+                   dict(preplaced={0: 1, 1: 2}), dict(preplaced={0: 9})]:
+        with pytest.raises(ValueError) as local:
+            nq.count_solutions(9, **kwargs)
+        with pytest.raises(ValueError) as remote:
+            dist.count_solutions(client, 9, **kwargs)
+        assert str(remote.value) == str(local.value)
+
+
+def test_constrained_checkpoint_resumes_locally(client, tmp_path):
+    path = tmp_path / "run.json"
+    assert dist.count_solutions(client, 12, preplaced={1: 4}, checkpoint=path) == \
+        nq.count_solutions(12, preplaced={1: 4})
+    data = json.loads(path.read_text())
+    assert data["complete"] and "constraints_sha256" in data["split"]
+    kept = data["finished"][: len(data["finished"]) // 2]
+    data["finished"] = kept
+    data["sha256"] = _checksum(data["split"], kept)
+    path.write_text(json.dumps(data))
+    assert nq.count_solutions(12, preplaced={1: 4}, checkpoint=path) == \
+        nq.count_solutions(12, preplaced={1: 4})
+    with pytest.raises(nq.CheckpointError, match="another count"):
+        dist.count_solutions(client, 12, preplaced={1: 5}, checkpoint=path)
+
+
 def test_unreachable_scheduler_fails_fast():
     start = time.monotonic()
     with pytest.raises(ConnectionError, match="cannot reach"):
@@ -98,6 +143,18 @@ def test_cli_scheduler(client, capsys):
     assert "cannot reach" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["count", "10", "--scheduler", client.scheduler.address, "--threads", "1"])
+
+
+def test_cli_scheduler_with_constraints(client, capsys, tmp_path):
+    address = client.scheduler.address
+    assert main(["count", "10", "--preplace", "0:1,4:6", "--scheduler", address]) == 0
+    assert capsys.readouterr().out == f"{nq.count_solutions(10, preplaced={0: 1, 4: 6})}\n"
+    blocked = np.zeros((9, 9), dtype=bool)
+    blocked[4, 2:7] = True
+    np.save(tmp_path / "b.npy", blocked)
+    assert main(["count", "9", "--blocked", str(tmp_path / "b.npy"), "--scheduler",
+                 address]) == 0
+    assert capsys.readouterr().out == f"{nq.count_solutions(9, blocked=blocked)}\n"
 
 
 @pytest.mark.slow

@@ -1,0 +1,134 @@
+"""The split of a count, checked without threads: what each subproblem counts adds up."""
+import pickle
+
+import numpy as np
+import pytest
+
+from nqueens_numba import _kernels, _split, config, symmetry
+from nqueens_numba.checkpoint import Checkpoint
+from nqueens_numba.constraints import check_constraints
+
+from naive import solutions_by_backtracking, solutions_with_constraints
+
+A000170 = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712]
+A002562 = [1, 1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233]
+
+
+def depths(n, method):
+    low, high = _split._depth_range(n, method)
+    return range(low, high + 1)
+
+
+@pytest.mark.parametrize("method", _split.METHODS)
+@pytest.mark.parametrize("n", [7, 8, 10, 12])
+def test_results_add_up_at_every_depth(n, method):
+    for depth in depths(n, method):
+        if len(_split.count_split(n, method, 1, min(depth, 4)).states) > 20_000:
+            break
+        split = _split.count_split(n, method, 1, depth)
+        assert split.depth == depth and split.states.shape == (len(split.states), 3 + depth)
+        results = split.job(split.states)  # one kernel call, no thread
+        assert results.shape == (len(split.states), split.width)
+        assert results.dtype == np.int64
+        assert split.total(results) == A000170[n]
+        if method == "symmetric":
+            assert split.total(results, fundamental=True) == A002562[n]
+            orbits = split.orbits(results)
+            assert sum(size * k for size, k in orbits.items()) == A000170[n]
+
+
+@pytest.mark.parametrize("n", [4, 5, 6, 7, 8])
+def test_each_halving_subproblem_counts_its_completions(n):
+    for depth in depths(n, "halving"):
+        split = _split.count_split(n, "halving", 1, depth)
+        counts = split.job(split.states)[:, 0]
+        for state, weight, count in zip(split.states, split.weights, counts):
+            prefix = tuple(int(c) for c in state[3:])
+            assert count == len(solutions_by_backtracking(n, prefix))
+            assert weight == (2 if 2 * prefix[0] < n - 1 else 1)
+
+
+def test_batches_add_up_like_the_whole():
+    split = _split.count_split(13, "symmetric", 2, 4)
+    whole = split.job(split.states)
+    parts = np.concatenate([split.job(part) for part in np.array_split(split.states, 7)])
+    np.testing.assert_array_equal(parts, whole)
+
+
+def test_job_travels_by_pickle():
+    """A Dask worker receives the job pickled: it must count the same there."""
+    cons = check_constraints(9, {2: 4}, None)
+    for split in (_split.count_split(11, "symmetric", 1), _split.count_split(11, "halving", 1),
+                  _split.count_split(9, "halving", 1, constraints=cons)):
+        job = pickle.loads(pickle.dumps(split.job))
+        np.testing.assert_array_equal(job(split.states), split.job(split.states))
+
+
+@pytest.mark.parametrize("preplaced, mirrored", [({0: 1}, False), ({3: 3}, True),
+                                                 ({2: 3, 5: 1}, False)])
+def test_constrained_split(preplaced, mirrored):
+    n = 7
+    cons = check_constraints(n, preplaced, None)
+    expected = len(solutions_with_constraints(n, preplaced=preplaced))
+    split = _split.count_split(n, "halving", 1, constraints=cons)
+    assert np.all(split.weights == 1) != mirrored or expected == 0
+    assert split.total(split.job(split.states)) == expected
+    whole = _split.count_split(n, "halving", 1, constraints=cons, halving=False)
+    assert np.all(whole.weights == 1)
+    assert whole.total(whole.job(whole.states)) == expected
+
+
+def test_choose_method():
+    cons = check_constraints(8, {0: 0}, None)
+    assert _split.choose_method(8, None, False, None) == "symmetric"
+    assert _split.choose_method(config.SYMMETRIC_MIN_N - 1, None, False, None) == "halving"
+    assert _split.choose_method(5, None, True, None) == "symmetric"
+    assert _split.choose_method(8, None, False, cons) == "halving"
+    assert _split.choose_method(8, "halving", False, None) == "halving"
+    for method, fundamental, constraints in [("halving", True, None), (None, True, cons),
+                                             ("symmetric", False, cons)]:
+        with pytest.raises(ValueError):
+            _split.choose_method(8, method, fundamental, constraints)
+
+
+def test_has_subproblems():
+    assert not _split.has_subproblems(0, "halving")
+    assert _split.has_subproblems(1, "halving")
+    assert not _split.has_subproblems(6, "symmetric")
+    assert _split.has_subproblems(7, "symmetric")
+    assert _split.SYMMETRIC_KERNEL_MIN_N == _kernels.TAIL_ROWS + 3
+
+
+def test_checkpoint_id_names_the_split(tmp_path):
+    split = _split.count_split(12, "symmetric", 1, 3)
+    record = split.checkpoint_id
+    assert record["n"] == 12 and record["method"] == "symmetric"
+    assert record["prefix_depth"] == 3 and record["n_subproblems"] == len(split.states)
+    assert record["results"] == list(_split.SYMMETRIC_RESULTS)
+    assert record == _split.count_split(12, "symmetric", 4, 3).checkpoint_id  # no thread count
+    assert record != _split.count_split(12, "symmetric", 1, 4).checkpoint_id
+    cons = check_constraints(12, {0: 1}, None)
+    constrained = _split.count_split(12, "halving", 1, 3, constraints=cons).checkpoint_id
+    assert constrained["constraints_sha256"] == cons.sha256 and "results" not in constrained
+    path = tmp_path / "c.json"
+    Checkpoint(path, record, split.width).save()
+    assert _split.resumed_depth(path, 12, "symmetric") == 3
+    assert _split.resumed_depth(path, 12, "halving") is None
+    assert _split.resumed_depth(path, 13, "symmetric") is None
+    assert _split.resumed_depth(tmp_path / "none.json", 12, "symmetric") is None
+
+
+def test_kernel_d4_table_is_the_symmetry_module_table():
+    """The symmetric kernel's images (inverse, reverse, complement) are those of D4."""
+    kernel = list(zip(_kernels._IMAGE_INVERSE, _kernels._IMAGE_REVERSE,
+                      _kernels._IMAGE_COMPLEMENT))
+    assert len(kernel) == len(symmetry.D4) - 1
+    for name, recipe in zip(symmetry.D4[1:], kernel):
+        assert tuple(bool(v) for v in recipe) == symmetry._RECIPE[name], name
+    # and they act as the named elements do
+    q = np.array([1, 3, 5, 7, 2, 0, 6, 4])
+    inverse = np.argsort(q)
+    m = len(q) - 1
+    for name, (use_inverse, reverse, complement) in zip(symmetry.D4[1:], kernel):
+        v = (inverse if use_inverse else q)[::-1 if reverse else 1]
+        np.testing.assert_array_equal(m - v if complement else v, symmetry.transform(q, name))
