@@ -116,12 +116,9 @@ def check_prefix_depth(prefix_depth, n, method):
 def resumed_depth(path, n, method):
     """The prefix depth the checkpoint at ``path`` was written with, if it is one of this
     count (so that a resumed count rebuilds the same split); else ``None``."""
-    split = checkpoint.recorded_split(path)
-    if split is None or split.get("n") != n or split.get("method") != method:
-        return None
-    depth = split.get("prefix_depth")
+    depth = checkpoint.recorded_depth(path, n, method)
     low, high = _depth_range(n, method)
-    return depth if type(depth) is int and low <= depth <= high else None
+    return depth if depth is not None and low <= depth <= high else None
 
 
 def _split_target(n, n_threads):
@@ -132,10 +129,12 @@ def _split_target(n, n_threads):
     return min(max(config.TASKS_PER_THREAD * n_threads, by_size), config.MAX_SUBPROBLEMS)
 
 
-def _prefix_states(enumerate_kernel, n, depth, *args):
-    """The prefix states of ``depth`` rows; ``ValueError`` past ``config.MAX_SUBPROBLEMS``."""
-    states, found = enumerate_kernel(n, depth, *args, config.MAX_SUBPROBLEMS)
-    if found > config.MAX_SUBPROBLEMS:
+def _prefix_states(n, depth, first_limit, allow, before=0):
+    """The prefix states of ``depth`` rows (kernel ``_enumerate_prefixes``); ``ValueError``
+    when they and ``before`` others exceed ``config.MAX_SUBPROBLEMS``."""
+    most = config.MAX_SUBPROBLEMS - before
+    states, found = _kernels._enumerate_prefixes(n, depth, first_limit, allow, most)
+    if found > most:
         raise ValueError(
             f"prefix_depth={depth} makes more than {config.MAX_SUBPROBLEMS:,} subproblems for "
             f"n={n} (config.MAX_SUBPROBLEMS); choose a smaller prefix_depth")
@@ -166,7 +165,7 @@ def _prefixes(n, first_limit, allow, target, prefix_depth=None):
     """Prefix states of the plain search, the first-row queen in columns
     ``0 .. first_limit - 1``: ``(states, depth)``."""
     def enumerate_depth(depth):
-        return _prefix_states(_kernels._enumerate_prefixes, n, depth, first_limit, allow)
+        return _prefix_states(n, depth, first_limit, allow)
 
     low, high = _depth_range(n, "halving")
     return _grow(enumerate_depth, low, min(high, config.MAX_SPLIT_DEPTH), target, prefix_depth)
@@ -177,10 +176,16 @@ def _symmetric_prefixes(n, target, prefix_depth=None):
 
     At least two rows (the second row of a first-row queen in the middle column is
     restricted to its left half) and at most ``n - TAIL_ROWS - 1``, so that the kernel's
-    unrolled tail fits below.
+    unrolled tail fits below. The prefixes of each first-row column ``b`` (``1 .. (n - 1) //
+    2``: never a corner) are those of the plain search with the rows limited as the
+    symmetric search limits them below ``b`` (``_symmetric_allow``), in order.
     """
     def enumerate_depth(depth):
-        return _prefix_states(_kernels._enumerate_symmetric_prefixes, n, depth)
+        parts = []
+        for b in range(1, (n - 1) // 2 + 1):
+            allow = _kernels._symmetric_allow(n, b)
+            parts.append(_prefix_states(n, depth, n, allow, sum(map(len, parts))))
+        return np.concatenate(parts)
 
     low, high = _depth_range(n, "symmetric")
     return _grow(enumerate_depth, low, max(low, min(high, config.MAX_SPLIT_DEPTH)), target,

@@ -23,7 +23,7 @@ import numpy as np
 
 from ._files import atomic_file, probe_directory, remove_stale_temporaries
 
-__all__ = ["Checkpoint", "CheckpointError", "split_record", "recorded_split"]
+__all__ = ["Checkpoint", "CheckpointError", "split_record", "recorded_depth"]
 
 FORMAT = "nqueens_numba checkpoint"
 VERSION = 1
@@ -175,21 +175,25 @@ def split_record(n, method, depth, states, results=None, constraints_sha256=None
     return split
 
 
-def recorded_split(path):
-    """The ``"split"`` field of the checkpoint at ``path``, or ``None``.
+def recorded_depth(path, n, method):
+    """The prefix depth the checkpoint at ``path`` was written with, if it records a split of
+    ``n`` by ``method``; else ``None``.
 
-    ``None`` when there is no such regular file yet or it cannot be read as one: opening it
-    with :class:`Checkpoint` reports what is wrong. Used to resume with the split a file was
-    written with.
+    Used to resume with the split a file was written with. ``None`` also when there is no
+    such regular file yet or it cannot be read: opening it with :class:`Checkpoint` reports
+    what is wrong.
     """
     if path is None or not os.path.isfile(path):
         return None
     try:
         with open(path, encoding="utf-8") as file:
             split = json.load(file).get("split")
+        if split.get("n") != n or split.get("method") != method:
+            return None
+        depth = split.get("prefix_depth")
     except (OSError, ValueError, AttributeError, RecursionError):
         return None  # a damaged file: Checkpoint reports it
-    return split if isinstance(split, dict) else None
+    return depth if type(depth) is int else None
 
 
 def _describe(split):

@@ -33,7 +33,7 @@ from .symmetric import (
     _IMAGE_INVERSE,
     _IMAGE_REVERSE,
     _count_symmetric_states,
-    _enumerate_symmetric_prefixes,
+    _symmetric_allow,
 )
 from .trace import TRACE_PLACE, TRACE_REMOVE, TRACE_SOLUTION, _trace_search
 
@@ -41,6 +41,6 @@ __all__ = [
     "JIT", "TAIL_ROWS", "TAIL_SOLUTIONS", "TRACE_PLACE", "TRACE_REMOVE", "TRACE_SOLUTION",
     "_IMAGE_COMPLEMENT", "_IMAGE_INVERSE", "_IMAGE_REVERSE",
     "_count_allowed_states", "_count_states", "_count_symmetric_states",
-    "_enumerate_prefixes", "_enumerate_symmetric_prefixes", "_fill_rows", "_fill_solutions",
-    "_min_conflicts", "_mirror_rows", "_start_cursor", "_trace_search",
+    "_enumerate_prefixes", "_fill_rows", "_fill_solutions", "_min_conflicts", "_mirror_rows",
+    "_start_cursor", "_symmetric_allow", "_trace_search",
 ]

@@ -43,21 +43,26 @@ def _count_tail(full, cols, diag, anti):
 
 
 @njit(**JIT)
-def _count_state(n, row, cols, diag, anti):
+def _count_state(n, row, cols, diag, anti, allow, constrained):
     """Count the completions of one subproblem by explicit-stack depth-first search.
 
     ``row`` queens are placed; ``cols``, ``diag`` and ``anti`` are the masks for ``row``.
-    Returns the number of solutions below this state (``int64``).
+    With ``constrained`` (a literal: each value compiles its own version), the queen of row
+    ``r`` may stand only on the squares of ``allow[r]`` (``(n,)`` int64 bitboards of blocked
+    squares, pre-placed queens and the squares those attack); without, ``allow`` is read only
+    by the short searches of ``_count_rows`` (all ones). Returns the number of solutions
+    below this state (``int64``).
     """
-    full = _full_mask(n)
     if row >= n:
         return np.int64(1)
     if n - row <= TAIL_ROWS:
-        return _count_rows(n, row, cols, diag, anti, np.full(n, full, dtype=np.int64))
-    free = ~(cols | diag | anti) & full
+        return _count_rows(n, row, cols, diag, anti, allow)
+    full = _full_mask(n)
+    free = ~(cols | diag | anti) & (allow[row] if constrained else full)
     # ``sp`` is the stack depth: the queen being tried sits in row ``row + sp``. The children
     # of level ``top`` start the tail, which nested loops finish.
     top = n - TAIL_ROWS - 1 - row
+    tail = n - TAIL_ROWS
     stack = np.empty((n, 4), dtype=np.int64)
     sp = 0
     count = np.int64(0)
@@ -69,9 +74,16 @@ def _count_state(n, row, cols, diag, anti):
             next_diag = (diag | bit) << 1
             next_anti = (anti | bit) >> 1
             if sp == top:
-                count += _count_tail(full, next_cols, next_diag, next_anti)
+                if constrained:
+                    leaves, _, _ = _count_allowed_tail(
+                        next_cols, next_diag, next_anti, allow[tail], allow[tail + 1],
+                        allow[tail + 2], allow[tail + 3], 0, 0, 0, 0)
+                    count += leaves
+                else:
+                    count += _count_tail(full, next_cols, next_diag, next_anti)
             else:
-                next_free = ~(next_cols | next_diag | next_anti) & full
+                next_free = ~(next_cols | next_diag | next_anti) & (
+                    allow[row + sp + 1] if constrained else full)
                 if next_free != 0:
                     stack[sp, 0] = free
                     stack[sp, 1] = cols
@@ -142,80 +154,29 @@ def _count_rows(n, row, cols, diag, anti, allow):
 
 
 @njit(**JIT)
+def _count_batch(n, states, depth, allow, constrained):
+    """The completions of each state of a batch, one slot each (see ``_count_state``)."""
+    n_states = states.shape[0]
+    counts = np.zeros(n_states, dtype=np.int64)
+    for i in range(n_states):
+        counts[i] = _count_state(n, depth, states[i, 0], states[i, 1], states[i, 2], allow,
+                                 constrained)
+    return counts
+
+
+@njit(**JIT)
 def _count_states(n, states, depth):
     """Count the completions of a batch of subproblems, one result slot each.
 
     Returns ``counts``, shape ``(n_states,)``, dtype ``int64``.
     """
-    n_states = states.shape[0]
-    counts = np.zeros(n_states, dtype=np.int64)
-    for i in range(n_states):
-        counts[i] = _count_state(n, depth, states[i, 0], states[i, 1], states[i, 2])
-    return counts
-
-
-@njit(**JIT)
-def _count_allowed_state(n, row, cols, diag, anti, allow):
-    """``_count_state`` on a constrained board: row ``r`` may use only ``allow[r]``.
-
-    ``allow`` (``(n,)`` int64 bitboards) encodes blocked squares, pre-placed queens (their row
-    allows only their square) and the squares those attack.
-    """
-    if row >= n:
-        return np.int64(1)
-    if n - row <= TAIL_ROWS:
-        return _count_rows(n, row, cols, diag, anti, allow)
-    free = ~(cols | diag | anti) & allow[row]
-    top = n - TAIL_ROWS - 1 - row
-    tail = n - TAIL_ROWS
-    stack = np.empty((n, 4), dtype=np.int64)
-    sp = 0
-    count = np.int64(0)
-    while True:
-        if free != 0:
-            bit = free & -free
-            free ^= bit
-            next_cols = cols | bit
-            next_diag = (diag | bit) << 1
-            next_anti = (anti | bit) >> 1
-            if sp == top:
-                leaves, _, _ = _count_allowed_tail(next_cols, next_diag, next_anti, allow[tail],
-                                                  allow[tail + 1], allow[tail + 2],
-                                                  allow[tail + 3], 0, 0, 0, 0)
-                count += leaves
-            else:
-                next_free = ~(next_cols | next_diag | next_anti) & allow[row + sp + 1]
-                if next_free != 0:
-                    stack[sp, 0] = free
-                    stack[sp, 1] = cols
-                    stack[sp, 2] = diag
-                    stack[sp, 3] = anti
-                    sp += 1
-                    cols = next_cols
-                    diag = next_diag
-                    anti = next_anti
-                    free = next_free
-        elif sp == 0:
-            break
-        else:
-            sp -= 1
-            free = stack[sp, 0]
-            cols = stack[sp, 1]
-            diag = stack[sp, 2]
-            anti = stack[sp, 3]
-    return count
+    return _count_batch(n, states, depth, np.full(n, _full_mask(n), dtype=np.int64), False)
 
 
 @njit(**JIT)
 def _count_allowed_states(n, states, depth, allow):
-    """``_count_states`` on a constrained board (see ``_count_allowed_state``)."""
-    n_states = states.shape[0]
-    counts = np.zeros(n_states, dtype=np.int64)
-    for i in range(n_states):
-        counts[i] = _count_allowed_state(n, depth, states[i, 0], states[i, 1], states[i, 2],
-                                        allow)
-    return counts
-
+    """``_count_states`` on a constrained board: row ``r`` may use only ``allow[r]``."""
+    return _count_batch(n, states, depth, allow, True)
 
 
 @njit(**JIT)

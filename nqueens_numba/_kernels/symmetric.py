@@ -71,57 +71,18 @@ def _row_allow(n, row, b):
 
 
 @njit(**JIT)
-def _enumerate_symmetric_prefixes(n, depth, max_states):
-    """Prefixes of the first ``depth`` rows allowed by the symmetric search, in order.
+def _symmetric_allow(n, b):
+    """Per-row allowed squares of the symmetric search below a first-row queen in column ``b``.
 
-    Requires ``n >= 4`` and ``2 <= depth <= n - 2``. Returns ``(states, n_states)`` as
-    ``_enumerate_prefixes`` does.
+    Returns ``(n + 1,)`` int64: ``allow[0]`` holds column ``b`` alone, ``allow[r]`` is
+    ``_row_allow(n, r, b)`` and the spare last entry is empty. With ``_enumerate_prefixes``
+    (``first_limit = n``) it gives the symmetric search's prefixes of that column.
     """
-    full = _full_mask(n)
-    m = n - 1
-    stack = np.empty((depth + 1, 4), dtype=np.int64)
-    queens = np.zeros(depth, dtype=np.int64)
-    out = np.empty((0, 3 + depth), dtype=np.int64)
-    for write in range(2):
-        n_found = 0
-        # first-row columns 1 .. m // 2
-        stack[0, 0] = full & ((np.int64(1) << np.int64(m // 2 + 1)) - 2)
-        stack[0, 1] = 0
-        stack[0, 2] = 0
-        stack[0, 3] = 0
-        d = 0
-        while d >= 0:
-            free = stack[d, 0]
-            if free == 0:
-                d -= 1
-                continue
-            bit = free & -free
-            stack[d, 0] = free ^ bit
-            queens[d] = trailing_zeros(bit)
-            cols = stack[d, 1] | bit
-            diag = (stack[d, 2] | bit) << 1
-            anti = (stack[d, 3] | bit) >> 1
-            row = d + 1
-            next_free = ~(cols | diag | anti) & _row_allow(n, row, queens[0])
-            if row == depth:
-                if next_free != 0:
-                    if write:
-                        out[n_found, 0] = cols
-                        out[n_found, 1] = diag
-                        out[n_found, 2] = anti
-                        out[n_found, 3:] = queens
-                    n_found += 1
-                    if n_found > max_states:
-                        return out, n_found  # too many: empty (see the docstring)
-            elif next_free != 0:
-                d = row
-                stack[d, 0] = next_free
-                stack[d, 1] = cols
-                stack[d, 2] = diag
-                stack[d, 3] = anti
-        if not write:
-            out = np.empty((n_found, 3 + depth), dtype=np.int64)
-    return out, n_found
+    allow = np.zeros(n + 1, dtype=np.int64)
+    allow[0] = np.int64(1) << np.int64(b)
+    for r in range(1, n):
+        allow[r] = _row_allow(n, r, b)
+    return allow
 
 
 @njit(**JIT)
