@@ -1,7 +1,7 @@
 """Counting speed of two source trees of the package, taking turns in one run.
 
     git worktree add /tmp/old main            # the version to compare against
-    python benchmarks/bench_compare.py /tmp/old . [--n 16 17] [--rounds 3]
+    python benchmarks/bench_compare.py /tmp/old . [--n 16 17] [--rounds 3] [--method halving]
 
 For each ``n`` and each method (the symmetric search and mirror halving), runs
 ``count_solutions(n, n_threads=1, method=...)`` in a fresh process of each tree in turn,
@@ -37,6 +37,8 @@ def main():
     parser.add_argument("new", help="source tree of the new version")
     parser.add_argument("--n", type=int, nargs="+", default=[16, 17])
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--method", nargs="+", choices=("symmetric", "halving"),
+                        default=["symmetric", "halving"])
     args = parser.parse_args()
     trees = {"old": args.old, "new": args.new}
     for tree in trees.values():  # compile or load the kernels of each tree once
@@ -44,7 +46,7 @@ def main():
         timed(tree, 10, "halving")
     print("n   method      old (s)  new (s)  new/old")
     for n in args.n:
-        for method in ("symmetric", "halving"):
+        for method in args.method:
             times = {name: [] for name in trees}
             totals = set()
             for _ in range(args.rounds):
