@@ -3,6 +3,7 @@
 Count, enumerate and print the solutions of the n-queens problem for ``0 <= n <= 63``.
 This module only gathers the public names of the modules that do each job.
 """
+from . import api  # noqa: F401 - ``nqueens_numba.api`` after ``import nqueens_numba``
 from ._version import __version__
 from .checking import is_solution
 from .checkpoint import CheckpointError

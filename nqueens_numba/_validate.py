@@ -137,12 +137,11 @@ def result_size(n, rows, max_bytes):
 
 
 def _integer_values(values):
-    """Whether ``values`` is a (nested) sequence of integers that NumPy did not store as such."""
-    try:
-        items = list(values)
-    except TypeError:
-        return isinstance(values, (int, np.integer)) and not isinstance(values, (bool, np.bool_))
-    return bool(items) and all(_integer_values(v) for v in items)
+    """Whether ``values`` is a (nested) list, tuple or array of integers that NumPy did not
+    store as such (sets, mappings and iterators are not placements)."""
+    if isinstance(values, (list, tuple, np.ndarray)):
+        return len(values) > 0 and all(_integer_values(v) for v in values)
+    return isinstance(values, (int, np.integer)) and not isinstance(values, (bool, np.bool_))
 
 
 def integer_array(values, empty_dtype=np.int64):

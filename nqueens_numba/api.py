@@ -3,11 +3,12 @@
 Kept for code that imports ``nqueens_numba.api``; ``import nqueens_numba`` gives the same
 names (see ``README.md``, "How the code is organised", for where each one lives).
 """
+from ._split import METHODS, SYMMETRIC_RESULTS
 from .checking import is_solution
 from .counting import count_solutions, first_row_counts, symmetry_classes
 from .enumeration import boards, fundamental_solutions, solve
 from .streaming import iter_solutions, save_solutions
-from .tracing import trace
+from .tracing import TRACE_DTYPE, trace
 
 __all__ = [
     "count_solutions",

@@ -38,6 +38,8 @@ def is_solution(queens):
     """
     q = _validate.integer_array(queens)
     if q is None:
+        if np.ndim(queens) != 1:
+            raise ValueError(f"queens must have shape (n,), got shape {np.shape(queens)}")
         return False  # integers too large for int64: off any board NumPy can hold
     if q.ndim != 1:
         raise ValueError(f"queens must have shape (n,), got shape {q.shape}")

@@ -12,7 +12,7 @@ import threading
 
 import numpy as np
 
-from . import _split, config, counting, enumeration, export, huge, streaming
+from . import _split, _validate, config, counting, enumeration, export, huge, streaming
 from ._files import atomic_file, check_target
 from ._version import __version__
 
@@ -311,6 +311,8 @@ def _main(args, commands, out):
         if output is not None:
             check_target(output)  # a bad --output fails now, not after the search
         if args.command == "count":
+            if args.checkpoint_every is not None:  # checked first, as the other options
+                _validate.seconds(args.checkpoint_every, "checkpoint_every")
             if args.scheduler is not None:
                 total = _count_on_dask(args)
             else:

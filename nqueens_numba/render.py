@@ -26,10 +26,11 @@ def _as_placements(solutions, ndim, partial=False):
 
     With ``partial``, -1 marks a row without a queen.
     """
+    came_as_float = np.asarray(solutions).dtype.kind == "f"
     arr = _validate.integer_array(solutions)
     if arr is None:
         raise ValueError("columns too large for any board")
-    if ndim == 2 and arr.shape == (0,):
+    if ndim == 2 and arr.shape == (0,) and came_as_float:
         arr = arr.reshape(0, 0)  # ``[]``: no solutions
     if arr.ndim != ndim:
         shape = "(n,)" if ndim == 1 else "(n_solutions, n)"
