@@ -16,6 +16,7 @@ processes forked after a count.
 * :func:`run_threads`: independent calls spread over a pool.
 """
 import queue
+import sys
 import threading
 import time
 from collections import deque
@@ -341,11 +342,13 @@ def ordered_blocks(n, states, depth, n_threads, window_per_thread,
     (int, numpy.ndarray of shape (k, n), dtype int8)
 
     Closing the generator cancels what has not started and stops the running subproblems at
-    their next block.
+    their next block. The threads are daemon threads, so a generator left open does not keep
+    the interpreter from exiting.
     """
     stop = threading.Event()
     window = window_per_thread * n_threads
     n_states = len(states)
+    tasks = queue.SimpleQueue()  # (i, queue of blocks) in order: a free thread takes the next
 
     def produce(i, blocks):
         try:
@@ -358,27 +361,43 @@ def ordered_blocks(n, states, depth, n_threads, window_per_thread,
             return
         _put(blocks, _END, stop)
 
-    with _pool(n_threads) as pool:
-        pending = deque()  # (future, queue of blocks) of the subproblems started, in order
-        submitted = 0
-        try:
-            for i in range(n_states):
-                while submitted < min(i + window, n_states):
-                    blocks = queue.Queue(maxsize=queued_blocks)
-                    pending.append((pool.submit(produce, submitted, blocks), blocks))
-                    submitted += 1
-                _, blocks = pending.popleft()
-                while True:
-                    item = blocks.get()
-                    if item is _END:
-                        break
-                    if isinstance(item, BaseException):
-                        raise item
-                    yield i, item
-        finally:
-            stop.set()
-            for future, _ in pending:
-                future.cancel()
+    def work():
+        while not stop.is_set():
+            try:
+                i, blocks = tasks.get(timeout=0.05)
+            except queue.Empty:
+                continue
+            produce(i, blocks)
+
+    # Daemon threads, unlike a ThreadPoolExecutor's: the interpreter joins every other
+    # thread before it exits, so a generator left open (neither exhausted nor closed: an
+    # exception in the caller, sys.exit, a notebook kernel restart) would hang the exit.
+    workers = [threading.Thread(target=work, name=f"nqueens-stream-{k}", daemon=True)
+               for k in range(n_threads)]
+    for worker in workers:
+        worker.start()
+    pending = deque()  # queues of blocks of the subproblems started, in order
+    submitted = 0
+    try:
+        for i in range(n_states):
+            while submitted < min(i + window, n_states):
+                blocks = queue.Queue(maxsize=queued_blocks)
+                tasks.put((submitted, blocks))
+                pending.append(blocks)
+                submitted += 1
+            blocks = pending.popleft()
+            while True:
+                item = blocks.get()
+                if item is _END:
+                    break
+                if isinstance(item, BaseException):
+                    raise item
+                yield i, item
+    finally:
+        stop.set()  # the running subproblems end at their next kernel call
+        if not sys.is_finalizing():  # (threads may be frozen then: joining would hang)
+            for worker in workers:
+                worker.join()
 
 
 def run_threads(n_threads, fn, calls):

@@ -71,6 +71,19 @@ def test_early_break_stops_promptly():
     assert not any(t.name.startswith("nqueens") for t in __import__("threading").enumerate())
 
 
+@pytest.mark.parametrize("ending, status", [
+    ("gen = nq.iter_solutions(16, chunk_size=100)\nnext(gen)", 0),
+    ("for chunk in nq.iter_solutions(16, chunk_size=100):\n    raise ValueError('user code')", 1),
+    ("import sys\ngen = nq.iter_solutions(16, chunk_size=100)\nnext(gen)\nsys.exit(3)", 3),
+])
+def test_an_open_generator_does_not_hold_up_the_exit(ending, status):
+    """A stream left open (not exhausted, not closed) lets the interpreter exit at once."""
+    run = subprocess.run([sys.executable, "-c", "import nqueens_numba as nq\n" + ending],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == status, run.stderr
+    assert ("user code" in run.stderr) == (status == 1)
+
+
 def test_streaming_memory_is_bounded():
     """Peak traced memory of streaming n = 14 in chunks of 10,000 is far below solve(14)."""
     code = textwrap.dedent("""
