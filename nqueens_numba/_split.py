@@ -195,7 +195,7 @@ def _symmetric_prefixes(n, target, prefix_depth=None):
 # --------------------------------------------------------------------------- the split
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class CountJob:
     """The counting kernel of a split, bound to everything but the states it counts.
 
