@@ -27,17 +27,46 @@ import numpy as np
 from . import _kernels, config
 from .checkpoint import Checkpoint
 
-__all__ = ["run_split", "Tracker", "progress_bar", "Cursor", "ordered_blocks", "run_threads"]
+__all__ = ["run_split", "Tracker", "progress_bar", "compile_first", "Cursor", "ordered_blocks",
+           "solutions_bar", "run_threads"]
 
 
-def progress_bar(total, initial, desc):
-    """A ``tqdm.auto`` bar of finished subproblems (a widget in Jupyter, text on stderr)."""
+def progress_bar(total, initial, desc, unit="subproblem", disable=False):
+    """A ``tqdm.auto`` bar of finished subproblems, or of another ``unit`` (a widget in
+    Jupyter, text on stderr); ``total=None`` when unknown (no ETA then). With ``disable``,
+    a bar that shows nothing."""
     from tqdm.auto import tqdm
 
     class Bar(tqdm):
         monitor_interval = 0  # no monitor thread: the callers refresh the bar themselves
 
-    return Bar(total=total, initial=initial, unit="subproblem", desc=desc, mininterval=0.2)
+    return Bar(total=total, initial=initial, unit=unit, desc=desc, mininterval=0.2,
+               disable=disable)
+
+
+def compile_first(call, what):
+    """Run ``call()``, a kernel call on empty input, before a progress bar starts.
+
+    The kernels it needs are compiled (or loaded from numba's cache) now, so that a bar's
+    rate and ETA measure work only. When numba really compiles, one line on stderr says so
+    before the wait: ``compiling kernels for {what} (first use; cached afterwards)``.
+    """
+    from numba.core import event
+
+    class Notice(event.Listener):
+        said = False
+
+        def on_start(self, ev):
+            if not self.said:
+                self.said = True
+                print(f"nqueens_numba: compiling kernels for {what} (first use; cached "
+                      f"afterwards)", file=sys.stderr, flush=True)
+
+        def on_end(self, ev):
+            pass
+
+    with event.install_listener("numba:compile", Notice()):
+        call()
 
 
 def _pool(n_threads):
@@ -169,6 +198,8 @@ def run_split(split, n_threads, *, progress=False, checkpoint=None, save_every=N
     """
     if split.direct and not progress and checkpoint is None:
         return split.job(split.states)
+    if progress:
+        compile_first(lambda: split.job(split.states[:0]), "count")
     with Tracker(split, checkpoint, progress, save_every) as tracker:
         _run_pool(split, n_threads, tracker)
     return tracker.results
@@ -273,6 +304,22 @@ class Cursor:
                                             self.level, out, config.STEP_BUDGET)
         return _kernels._fill_rows(self.n, self.depth, self.stack, self.queens, self.level,
                                    out, config.STEP_BUDGET, self.allow)
+
+
+def solutions_bar(progress, what, n, total, state=None, depth=0, allow=None, unit="solution"):
+    """The bar of an enumeration: ``total`` solutions (``None`` if unknown) of ``n``; a bar
+    that shows nothing unless ``progress``.
+
+    Before it starts, the enumeration kernels of subproblem ``state`` (``depth`` rows; the
+    whole board by default) are compiled or loaded (:func:`compile_first`) by a call that
+    writes nothing, so that the rate counts work only. ``unit="subproblem"`` counts
+    subproblems instead.
+    """
+    if progress and depth < n:
+        root = np.zeros(3, dtype=np.int64) if state is None else state
+        compile_first(lambda: Cursor(n, root, depth, allow).fill(
+            np.empty((0, n), dtype=np.int8)), what)
+    return progress_bar(total, 0, f"{what} n={n}", unit=unit, disable=not progress)
 
 
 def _state_blocks(n, state, depth, stop, first_rows, max_rows, allow=None):

@@ -114,6 +114,11 @@ def _parser():
         "of --output, .npy, .txt, .json or .csv; otherwise text)",
     )
     solve.add_argument(
+        "--progress", action="store_true",
+        help="show a progress bar of the solutions written on stderr (of the subproblems "
+        "done with --preplace or --blocked)",
+    )
+    solve.add_argument(
         "--output", "-o", metavar="FILE", default=None,
         help="write to FILE (atomically: FILE appears only when complete; a pipe or "
         "/dev/stdout is written in place) instead of standard output",
@@ -221,9 +226,10 @@ def _solution_chunks(args, blocked):
     if args.limit is None:
         return streaming.iter_solutions(
             args.n, chunk_size=_PRINT_CHUNK, n_threads=args.threads, preplaced=args.preplace,
-            blocked=blocked), None
+            blocked=blocked, progress=args.progress), None
     solutions = enumeration.solve(args.n, limit=args.limit, n_threads=args.threads,
-                                  preplaced=args.preplace, blocked=blocked)
+                                  preplaced=args.preplace, blocked=blocked,
+                                  progress=args.progress)
     return (solutions[i:i + _PRINT_CHUNK] for i in range(0, len(solutions), _PRINT_CHUNK)
             ), len(solutions)
 
@@ -239,7 +245,8 @@ def _solve_command(args, out):
     if args.limit is None and args.output is not None:
         streaming.save_solutions(
             args.output, args.n, format=args.format, chunk_size=_PRINT_CHUNK,
-            n_threads=args.threads, preplaced=args.preplace, blocked=blocked)
+            n_threads=args.threads, preplaced=args.preplace, blocked=blocked,
+            progress=args.progress)
         return
     chunks, total = _solution_chunks(args, blocked)  # npy comes here only with --limit
     export.write_solutions(out if args.output is None else args.output, chunks, args.n,

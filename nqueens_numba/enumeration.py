@@ -13,7 +13,7 @@ from .render import to_boards
 __all__ = ["solve", "boards", "fundamental_solutions"]
 
 
-def _solve_all(n, n_threads, max_bytes):
+def _solve_all(n, n_threads, max_bytes, progress=False):
     """Every solution, in lexicographic order, by the mirror-halved parallel enumeration."""
     total = _split.known_total(n)
     if total is None:
@@ -30,29 +30,34 @@ def _solve_all(n, n_threads, max_bytes):
     mirrored = split.weights == 2
     pos = 0
     left_end = None  # rows before it have their first queen in the left half
-    for i, block in _runner.ordered_blocks(n, split.states, split.depth, n_threads,
-                                           config.SOLVE_WINDOW_PER_THREAD):
-        if left_end is None and not mirrored[i]:
+    with _runner.solutions_bar(progress, "solve", n, total) as bar:
+        for i, block in _runner.ordered_blocks(n, split.states, split.depth, n_threads,
+                                               config.SOLVE_WINDOW_PER_THREAD):
+            if left_end is None and not mirrored[i]:
+                left_end = pos
+            if pos + len(block) > total:
+                raise RuntimeError(f"the enumeration of n={n} found more than {total} "
+                                   f"solutions")
+            out[pos : pos + len(block)] = block
+            pos += len(block)
+            bar.update(len(block))
+        if left_end is None:
             left_end = pos
-        if pos + len(block) > total:
-            raise RuntimeError(f"the enumeration of n={n} found more than {total} solutions")
-        out[pos : pos + len(block)] = block
-        pos += len(block)
-    if left_end is None:
-        left_end = pos
-    if pos + left_end != total:
-        raise RuntimeError(f"the enumeration of n={n} found {pos + left_end} solutions, "
-                           f"expected {total}")
-    # Mirror images (column c -> n - 1 - c) of the left-half solutions, in reverse order, are
-    # the solutions with the first queen in the right half, in lexicographic order. Done by
-    # slices on the threads: the first ``left_end - cut`` rows go to the end, and so on.
-    cuts = np.linspace(0, left_end, n_threads + 1).astype(np.int64)
-    slices = [(out[a:b], out[total - b:total - a]) for a, b in zip(cuts[:-1], cuts[1:])]
-    _runner.run_threads(n_threads, _kernels._mirror_rows, slices)
+        if pos + left_end != total:
+            raise RuntimeError(f"the enumeration of n={n} found {pos + left_end} solutions, "
+                               f"expected {total}")
+        # Mirror images (column c -> n - 1 - c) of the left-half solutions, in reverse order,
+        # are the solutions with the first queen in the right half, in lexicographic order.
+        # Done by slices on the threads: the first ``left_end - cut`` rows go to the end, and
+        # so on.
+        cuts = np.linspace(0, left_end, n_threads + 1).astype(np.int64)
+        slices = [(out[a:b], out[total - b:total - a]) for a, b in zip(cuts[:-1], cuts[1:])]
+        _runner.run_threads(n_threads, _kernels._mirror_rows, slices)
+        bar.update(left_end)
     return out
 
 
-def _solve_constrained(n, n_threads, cons, max_bytes):
+def _solve_constrained(n, n_threads, cons, max_bytes, progress=False):
     """The solutions satisfying ``cons``, in lexicographic order: counted subproblem by
     subproblem first (to size the result), then enumerated in order."""
     split = _split.count_split(n, "halving", n_threads, constraints=cons, halving=False)
@@ -60,20 +65,25 @@ def _solve_constrained(n, n_threads, cons, max_bytes):
     _validate.result_size(n, count, max_bytes)
     out = np.empty((count, n), dtype=np.int8)
     pos = 0
-    for _, block in _runner.ordered_blocks(n, split.states, split.depth, n_threads,
-                                           config.SOLVE_WINDOW_PER_THREAD, allow=cons.allow):
-        if pos + len(block) > count:
-            raise RuntimeError(f"the constrained enumeration found more than {count} "
-                               f"solutions")
-        out[pos:pos + len(block)] = block
-        pos += len(block)
+    state = split.states[0] if len(split.states) else None
+    with _runner.solutions_bar(progress, "solve", n, count, state, split.depth,
+                               cons.allow) as bar:
+        for _, block in _runner.ordered_blocks(n, split.states, split.depth, n_threads,
+                                               config.SOLVE_WINDOW_PER_THREAD,
+                                               allow=cons.allow):
+            if pos + len(block) > count:
+                raise RuntimeError(f"the constrained enumeration found more than {count} "
+                                   f"solutions")
+            out[pos:pos + len(block)] = block
+            pos += len(block)
+            bar.update(len(block))
     if pos != count:
         raise RuntimeError(f"the constrained enumeration found {pos} solutions, counted "
                            f"{count}")
     return out
 
 
-def _solve_first(n, limit, cons=None):
+def _solve_first(n, limit, cons=None, progress=False):
     """The first ``limit`` solutions in lexicographic order, by a serial search.
 
     Fills blocks of at most ``MAX_BLOCK_ROWS`` rows, so that memory grows with the solutions
@@ -84,25 +94,28 @@ def _solve_first(n, limit, cons=None):
     rows = limit if total is None else min(limit, total)
     if rows == 0 or n == 0:
         return np.empty((rows, n), dtype=np.int8)  # n == 0: the one (empty) solution
-    cursor = _runner.Cursor(n, np.zeros(3, dtype=np.int64), 0,
-                            None if cons is None else cons.allow)
+    allow = None if cons is None else cons.allow
+    cursor = _runner.Cursor(n, np.zeros(3, dtype=np.int64), 0, allow)
     blocks = []
     found = 0
-    while found < rows and not cursor.done:
-        want = min(rows - found, config.MAX_BLOCK_ROWS)
-        block = np.empty((max(want, _kernels.TAIL_SOLUTIONS), n), dtype=np.int8)
-        filled = 0
-        while filled < want and not cursor.done:
-            filled += cursor.fill(block[filled:])
-        filled = min(filled, want)
-        blocks.append(block[:filled])
-        found += filled
+    with _runner.solutions_bar(progress, "solve", n, rows, allow=allow) as bar:
+        while found < rows and not cursor.done:
+            want = min(rows - found, config.MAX_BLOCK_ROWS)
+            block = np.empty((max(want, _kernels.TAIL_SOLUTIONS), n), dtype=np.int8)
+            filled = 0
+            while filled < want and not cursor.done:
+                filled += cursor.fill(block[filled:])
+            filled = min(filled, want)
+            blocks.append(block[:filled])
+            found += filled
+            bar.update(filled)
     if len(blocks) == 1:
         return blocks[0]  # leading rows of a C-contiguous block: C-contiguous
     return np.concatenate(blocks) if blocks else np.empty((0, n), dtype=np.int8)
 
 
-def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blocked=None):
+def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blocked=None,
+          progress=False):
     """All solutions of the n-queens problem, in lexicographic order.
 
     Subproblems of a prefix split (left half of the first row only) are enumerated in
@@ -127,6 +140,10 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
         Constraints, as in :func:`count_solutions`: only their completions are returned
         (counted first, to size the result), by the kernel ``_fill_rows`` (each row limited
         to its allowed squares).
+    progress : bool, optional
+        Show a progress bar of the solutions written, with an ETA (``tqdm.auto``: a widget
+        in Jupyter, text on stderr). The kernels are compiled (or loaded from the cache)
+        before the bar starts, with a line on stderr when they compile.
 
     Returns
     -------
@@ -139,7 +156,7 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
     ------
     TypeError
         If ``n``, ``limit`` or ``n_threads`` is not an integer (``bool`` and ``float``
-        included).
+        included), or ``progress`` is not a bool.
     ValueError
         If ``n`` is outside ``0..63``, ``limit`` or ``max_bytes`` is negative or
         ``n_threads`` is outside ``1..NUMBA_NUM_THREADS``.
@@ -168,18 +185,19 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
     """
     n = _validate.board_order(n)
     limit = _validate.limit(limit)
+    progress = _validate.flag(progress, "progress")
     n_threads = _validate.threads(n_threads)
     max_bytes = _validate.max_bytes(max_bytes)
     cons = check_constraints(n, preplaced, blocked)
     if limit is not None:
         total = _split.known_total(n)
         _validate.result_size(n, limit if total is None else min(limit, total), max_bytes)
-        return _solve_first(n, limit, cons)
+        return _solve_first(n, limit, cons, progress)
     if n == 0:
         return np.empty((1, 0), dtype=np.int8)
     if cons is not None:
-        return _solve_constrained(n, n_threads, cons, max_bytes)
-    return _solve_all(n, n_threads, max_bytes)
+        return _solve_constrained(n, n_threads, cons, max_bytes, progress)
+    return _solve_all(n, n_threads, max_bytes, progress)
 
 
 def boards(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blocked=None):

@@ -15,7 +15,8 @@ from .constraints import check_constraints
 __all__ = ["iter_solutions", "save_solutions"]
 
 
-def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, blocked=None):
+def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, blocked=None,
+                   progress=False):
     """Stream all solutions in lexicographic order, in chunks of at most ``chunk_size``.
 
     The search is split into subproblems by pre-placing the first rows; a pool of
@@ -38,6 +39,10 @@ def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, b
         Threads, ``1 .. numba.config.NUMBA_NUM_THREADS``; all by default.
     preplaced, blocked : optional
         Constraints, as in :func:`count_solutions`: only their completions are streamed.
+    progress : bool, optional
+        Show a progress bar (``tqdm.auto``) of the solutions handed out, with an ETA; with
+        constraints, whose number of solutions is not known beforehand, of the subproblems
+        done. The kernels are compiled (or loaded from the cache) before the bar starts.
 
     Yields
     ------
@@ -49,8 +54,8 @@ def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, b
     Raises
     ------
     TypeError, ValueError
-        As :func:`solve` for ``n`` and ``n_threads``; ``chunk_size`` must be a positive
-        integer. Raised by the call, before iterating.
+        As :func:`solve` for ``n``, ``n_threads`` and ``progress``; ``chunk_size`` must be a
+        positive integer. Raised by the call, before iterating.
 
     See Also
     --------
@@ -70,11 +75,12 @@ def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, b
     chunk_size = _validate.in_range(chunk_size, "chunk_size", 1,
                                     what="a positive integer (1 or more)")
     n_threads = _validate.threads(n_threads)
+    progress = _validate.flag(progress, "progress")
     cons = check_constraints(n, preplaced, blocked)
-    return _chunks(n, chunk_size, n_threads, cons)
+    return _chunks(n, chunk_size, n_threads, cons, progress)
 
 
-def _chunks(n, chunk_size, n_threads, cons=None):
+def _chunks(n, chunk_size, n_threads, cons=None, progress=False):
     """The generator of :func:`iter_solutions`, for validated arguments.
 
     Copies the ordered blocks of :func:`nqueens_numba._runner.ordered_blocks` into chunks of
@@ -82,7 +88,7 @@ def _chunks(n, chunk_size, n_threads, cons=None):
     solutions still to come is known (OEIS A000170), so each chunk is allocated at its final
     size; with constraints it is not, and a chunk starts at ``config.FIRST_CHUNK_ROWS`` rows
     and doubles as it fills. Closing the generator closes the block producer, which stops
-    its threads.
+    its threads, and the progress bar.
     """
     if n == 0:
         yield np.empty((1, 0), dtype=np.int8)
@@ -110,31 +116,39 @@ def _chunks(n, chunk_size, n_threads, cons=None):
     # ahead hold a few chunks in all.
     max_rows = min(config.MAX_BLOCK_ROWS,
                    max(chunk_size // config.WINDOW_PER_THREAD, _kernels.TAIL_SOLUTIONS))
-    for _, block in _runner.ordered_blocks(n, states, depth, n_threads,
-                                           config.WINDOW_PER_THREAD, max_rows, max_rows,
-                                           config.QUEUED_BLOCKS, allow):
-        pos = 0
-        while pos < len(block):
-            if filled == len(chunk) < target:  # grow the chunk (constrained runs)
-                grown = np.empty((min(2 * len(chunk), target), n), dtype=np.int8)
-                grown[:filled] = chunk[:filled]
-                chunk = grown
-            take = min(len(block) - pos, len(chunk) - filled)
-            chunk[filled:filled + take] = block[pos:pos + take]
-            filled += take
-            pos += take
-            if filled == target:
-                if remaining is not None:
-                    remaining -= filled
-                yield chunk
-                chunk = new_chunk()
-                filled = 0
-    if filled:
-        yield chunk[:filled].copy() if filled < len(chunk) // 2 else chunk[:filled]
+    known = remaining is not None  # the bar counts solutions, else subproblems
+    bar = _runner.solutions_bar(progress, "stream", n, remaining if known else len(states),
+                                states[0] if len(states) else None, depth, allow,
+                                "solution" if known else "subproblem")
+    with bar:
+        for i, block in _runner.ordered_blocks(n, states, depth, n_threads,
+                                               config.WINDOW_PER_THREAD, max_rows, max_rows,
+                                               config.QUEUED_BLOCKS, allow):
+            bar.update(len(block) if known else i - bar.n)
+            pos = 0
+            while pos < len(block):
+                if filled == len(chunk) < target:  # grow the chunk (constrained runs)
+                    grown = np.empty((min(2 * len(chunk), target), n), dtype=np.int8)
+                    grown[:filled] = chunk[:filled]
+                    chunk = grown
+                take = min(len(block) - pos, len(chunk) - filled)
+                chunk[filled:filled + take] = block[pos:pos + take]
+                filled += take
+                pos += take
+                if filled == target:
+                    if remaining is not None:
+                        remaining -= filled
+                    yield chunk
+                    chunk = new_chunk()
+                    filled = 0
+        if not known:
+            bar.update(len(states) - bar.n)
+        if filled:
+            yield chunk[:filled].copy() if filled < len(chunk) // 2 else chunk[:filled]
 
 
 def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_threads=None,
-                   preplaced=None, blocked=None):
+                   preplaced=None, blocked=None, progress=False):
     """Write all solutions to a file, streaming them chunk by chunk.
 
     Parameters
@@ -155,8 +169,8 @@ def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_thre
         name's suffix stands for (``.npy``, ``.txt``, ``.json``, ``.csv``); for a name
         without one of these, or an open file without a name, ``"text"`` for a text stream
         and ``"npy"`` otherwise. An explicit ``format`` wins over the suffix.
-    chunk_size, n_threads, preplaced, blocked
-        As in :func:`iter_solutions`.
+    chunk_size, n_threads, preplaced, blocked, progress
+        As in :func:`iter_solutions` (the bar counts the solutions written).
 
     Returns
     -------
@@ -188,7 +202,7 @@ def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_thre
     [['.Q..', '...Q', 'Q...', '..Q.'], ['..Q.', 'Q...', '...Q', '.Q..']]
     """
     chunks = iter_solutions(n, chunk_size=chunk_size, n_threads=n_threads,
-                            preplaced=preplaced, blocked=blocked)
+                            preplaced=preplaced, blocked=blocked, progress=progress)
     if isinstance(path_or_file, (str, bytes, os.PathLike)):
         check_target(path_or_file)  # a bad path fails now, not after the search
     if format is None:

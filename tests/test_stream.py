@@ -84,6 +84,59 @@ def test_an_open_generator_does_not_hold_up_the_exit(ending, status):
     assert ("user code" in run.stderr) == (status == 1)
 
 
+def test_progress_of_solve_stream_and_save(capsys, tmp_path):
+    """Bars in solutions (in subproblems for constrained streams) reach their totals, and
+    change nothing in the results."""
+    np.testing.assert_array_equal(nq.solve(10, progress=True), nq.solve(10))
+    assert "724/724" in capsys.readouterr().err
+    assert len(nq.solve(12, limit=5, progress=True)) == 5
+    assert "5/5" in capsys.readouterr().err
+    count = nq.count_solutions(10, preplaced={0: 1})
+    assert len(nq.solve(10, preplaced={0: 1}, progress=True)) == count
+    assert f"{count}/{count}" in capsys.readouterr().err
+    chunks = list(nq.iter_solutions(10, chunk_size=100, progress=True))
+    np.testing.assert_array_equal(np.concatenate(chunks), nq.solve(10))
+    err = capsys.readouterr().err
+    assert "724/724" in err and "solution" in err
+    assert sum(map(len, nq.iter_solutions(11, preplaced={1: 3}, progress=True))) == \
+        nq.count_solutions(11, preplaced={1: 3})
+    err = capsys.readouterr().err
+    assert "subproblem" in err and "100%" in err
+    assert nq.save_solutions(tmp_path / "s.npy", 9, progress=True) == 352
+    err = capsys.readouterr().err
+    assert "352/352" in err and "compiling" not in err  # the kernels are already loaded
+    for call in (nq.solve, nq.iter_solutions):
+        with pytest.raises(TypeError, match="progress"):
+            call(8, progress=1)
+
+
+def test_cli_solve_progress(capsys, tmp_path):
+    assert main(["solve", "8", "--progress", "-f", "csv"]) == 0
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 92 and "92/92" in err
+    assert main(["solve", "9", "--progress", "-o", str(tmp_path / "x.json")]) == 0
+    assert "352/352" in capsys.readouterr().err
+    assert len(json.loads((tmp_path / "x.json").read_text())) == 352
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("code, what", [("nq.solve(8, progress=True)", "solve"),
+                                        ("nq.count_solutions(12, progress=True)", "count")])
+def test_compiling_is_said_once_and_left_out_of_the_bar(tmp_path, code, what):
+    """With an empty numba cache the first call says it compiles, before its bar starts; a
+    second process loads the cached kernels and says nothing."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    notice = f"compiling kernels for {what} (first use; cached afterwards)"
+    for expected in (1, 0):
+        run = subprocess.run([sys.executable, "-c", "import nqueens_numba as nq\n" + code],
+                             capture_output=True, text=True, timeout=300, env=env)
+        assert run.returncode == 0, run.stderr
+        assert run.stderr.count(notice) == expected, run.stderr
+        assert "100%" in run.stderr
+        if expected:
+            assert run.stderr.index(notice) < run.stderr.index("100%")
+
+
 def test_streaming_memory_is_bounded():
     """Peak traced memory of streaming n = 14 in chunks of 10,000 is far below solve(14)."""
     code = textwrap.dedent("""
