@@ -7,11 +7,16 @@ import stat
 import tempfile
 from contextlib import contextmanager
 
-__all__ = ["atomic_file", "check_target", "probe_directory", "remove_stale_temporaries"]
+__all__ = ["atomic_file", "check_target", "probe_directory", "remove_stale_temporaries",
+           "remove_pending_temporaries"]
 
 #: Bytes of the target's name kept in its temporary file's name, which adds 14 more (a dot,
 #: a dot, 8 random characters, ``.tmp``), so that targets of up to 255 bytes can be written.
 _NAME_BYTES = 200
+
+#: Temporary files being written now, so that a process that must end at once can remove
+#: them (:func:`remove_pending_temporaries`).
+_pending = set()
 
 #: Directories whose entries are not ordinary files (``/dev/stdout``, ``/proc/self/fd/1``,
 #: devices): written in place, never replaced.
@@ -95,6 +100,7 @@ def atomic_file(path, binary=False):
                                    dir=directory)
     except OSError as exc:  # name the file asked for, not the temporary one
         raise type(exc)(exc.errno, exc.strerror, name) from None
+    _pending.add(tmp)
     try:
         os.chmod(tmp, _new_file_mode(target))
         with os.fdopen(fd, mode, **options) as file:
@@ -108,6 +114,8 @@ def atomic_file(path, binary=False):
         except OSError:
             pass
         raise
+    finally:
+        _pending.discard(tmp)
     _sync_directory(directory)
 
 
@@ -132,6 +140,16 @@ def probe_directory(path):
                                  dir=os.path.dirname(target))
     os.close(fd)
     os.unlink(probe)
+
+
+def remove_pending_temporaries():
+    """Remove the temporary files that :func:`atomic_file` is writing now (for a process that
+    ends at once, without unwinding)."""
+    for tmp in list(_pending):
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
 
 
 def remove_stale_temporaries(path):

@@ -13,7 +13,7 @@ import threading
 import numpy as np
 
 from . import _split, _validate, config, counting, enumeration, export, huge, streaming
-from ._files import atomic_file, check_target
+from ._files import atomic_file, check_target, remove_pending_temporaries
 from ._version import __version__
 
 #: Solutions formatted per write when printing or saving them.
@@ -288,10 +288,12 @@ def main(argv=None):
     args = parser.parse_args(argv)
     out = sys.stdout
     # SIGTERM and SIGHUP end the program like Ctrl-C does, so that files being written are
-    # cleaned up (the handlers are restored on return, for callers of ``main``).
+    # cleaned up; a second signal ends it at once (the handlers are restored on return, for
+    # callers of ``main``).
     handlers = {}
     if threading.current_thread() is threading.main_thread():
-        for name in ("SIGTERM", "SIGHUP"):
+        _ended_by.clear()
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
             if hasattr(signal, name):
                 handlers[name] = signal.signal(getattr(signal, name), _terminate)
     try:
@@ -306,7 +308,16 @@ _ended_by = {}
 
 
 def _terminate(signum, frame):
+    """Stop on a signal as on Ctrl-C: a ``KeyboardInterrupt``, whose handling removes the
+    files being written and saves a checkpoint. A second signal while stopping (a count
+    waits for its running subproblems) ends the process at once, with the temporary files
+    being written removed and the last saved checkpoint kept."""
+    if "signal" in _ended_by:
+        remove_pending_temporaries()
+        os._exit(128 + signum)
     _ended_by["signal"] = signum
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
     raise KeyboardInterrupt(f"terminated by {signal.Signals(signum).name}")
 
 

@@ -110,6 +110,8 @@ def _interrupt_after(seconds):
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_stops_promptly_and_the_next_call_works(monkeypatch):
     monkeypatch.setattr(config, "TASK_SECONDS", 0.005)
+    # Load the kernels first: run alone, the signal would otherwise come while they load.
+    assert nq.count_solutions(10, method="halving", n_threads=1, prefix_depth=4) == 724
     start = time.perf_counter()
     timer = _interrupt_after(0.1)
     with pytest.raises(KeyboardInterrupt, match="interrupted after"):
@@ -168,6 +170,28 @@ def test_ctrl_c_in_the_cli(tmp_path):
     assert out == "" and "interrupted after" in err and "resume" in err
     assert "Traceback" not in err
     assert len(json.loads(path.read_text())["finished"]) >= partial
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("second", [signal.SIGINT, signal.SIGTERM])
+def test_a_second_signal_ends_the_cli_at_once(tmp_path, second):
+    """The first Ctrl-C waits for the running subproblem (seconds at n = 17 with one
+    first-row column each); a second signal ends the process at once, leaving no temporary
+    file beside the checkpoint."""
+    path = tmp_path / "run.json"
+    cmd = [sys.executable, "-m", "nqueens_numba", "count", "17", "--method", "halving",
+           "--threads", "1", "--prefix-depth", "1", "--checkpoint", str(path)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.5)  # started, and counting a subproblem
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.3)
+    sent = time.perf_counter()
+    proc.send_signal(second)
+    out, err = proc.communicate(timeout=60)
+    assert time.perf_counter() - sent < 1.5
+    assert proc.returncode == 128 + second, err
+    assert out == ""
+    assert set(os.listdir(tmp_path)) <= {"run.json"}  # no temporary file left
 
 
 # --------------------------------------------------------------------------- checkpoints
