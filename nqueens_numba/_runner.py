@@ -13,6 +13,8 @@ processes forked after a count.
   one count; the Dask count uses it too.
 * :class:`Cursor`, :func:`ordered_blocks`: the solutions of subproblems, enumerated in
   parallel and handed out in order (``solve``, ``iter_solutions``).
+* :func:`progress_bar`, :func:`solutions_bar`, :func:`compile_first`: bars whose rate counts
+  work only (the kernels are compiled or loaded before they start).
 * :func:`run_threads`: independent calls spread over a pool.
 """
 import queue
