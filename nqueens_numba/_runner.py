@@ -13,8 +13,9 @@ processes forked after a count.
   one count; the Dask count uses it too.
 * :class:`Cursor`, :func:`ordered_blocks`: the solutions of subproblems, enumerated in
   parallel and handed out in order (``solve``, ``iter_solutions``).
-* :func:`progress_bar`, :func:`solutions_bar`, :func:`compile_first`: bars whose rate counts
-  work only (the kernels are compiled or loaded before they start).
+* :func:`progress_bar`, :func:`solutions_bar`, :func:`compile_first`,
+  :func:`compiling_notice`: bars whose rate counts work only (the kernels are compiled or
+  loaded before they start), and the line that says when numba compiles.
 * :func:`run_threads`: independent calls spread over a pool.
 """
 import queue
@@ -22,6 +23,7 @@ import sys
 import threading
 import time
 from collections import deque
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
@@ -29,8 +31,8 @@ import numpy as np
 from . import _kernels, config
 from .checkpoint import Checkpoint
 
-__all__ = ["run_split", "Tracker", "progress_bar", "compile_first", "Cursor", "ordered_blocks",
-           "solutions_bar", "run_threads"]
+__all__ = ["run_split", "Tracker", "progress_bar", "compiling_notice", "compile_first", "Cursor",
+           "ordered_blocks", "solutions_bar", "run_threads"]
 
 
 def progress_bar(total, initial, desc, unit="subproblem", disable=False):
@@ -46,13 +48,17 @@ def progress_bar(total, initial, desc, unit="subproblem", disable=False):
                disable=disable)
 
 
-def compile_first(call, what):
-    """Run ``call()``, a kernel call on empty input, before a progress bar starts.
+_notice = threading.local()  # whether this thread is inside compiling_notice
 
-    The kernels it needs are compiled (or loaded from numba's cache) now, so that a bar's
-    rate and ETA measure work only. When numba really compiles, one line on stderr says so
-    before the wait: ``compiling kernels for {what} (first use; cached afterwards)``.
-    """
+
+@contextmanager
+def compiling_notice(enabled, what):
+    """While inside (and ``enabled``), the first kernel numba really compiles (not one loaded
+    from its cache) prints one line on stderr before the wait: ``compiling kernels for
+    {what} (first use; cached afterwards)``. Nested uses print that line once."""
+    if not enabled or getattr(_notice, "active", False):
+        yield
+        return
     from numba.core import event
 
     class Notice(event.Listener):
@@ -67,7 +73,19 @@ def compile_first(call, what):
         def on_end(self, ev):
             pass
 
-    with event.install_listener("numba:compile", Notice()):
+    _notice.active = True
+    try:
+        with event.install_listener("numba:compile", Notice()):
+            yield
+    finally:
+        _notice.active = False
+
+
+def compile_first(call, what):
+    """Run ``call()``, a kernel call on empty input, before a progress bar starts, so that
+    its kernels are compiled (or loaded from numba's cache) now and the bar's rate and ETA
+    measure work only; within :func:`compiling_notice`."""
+    with compiling_notice(True, what):
         call()
 
 

@@ -291,8 +291,8 @@ def main(argv=None):
     # cleaned up; a second signal ends it at once (the handlers are restored on return, for
     # callers of ``main``).
     handlers = {}
+    _ended_by.clear()
     if threading.current_thread() is threading.main_thread():
-        _ended_by.clear()
         for name in ("SIGINT", "SIGTERM", "SIGHUP"):
             if hasattr(signal, name):
                 handlers[name] = signal.signal(getattr(signal, name), _terminate)
@@ -354,7 +354,7 @@ def _main(args, commands, out):
         commands[args.command].error(_cli_names(str(exc)))  # exits with status 2
     except KeyboardInterrupt as exc:
         print(f"nqueens: {str(exc) or 'interrupted'}", file=sys.stderr)
-        return 128 + _ended_by.pop("signal", signal.SIGINT)
+        return 128 + _ended_by.get("signal", signal.SIGINT)  # kept: a later signal ends at once
     except MemoryError as exc:
         print(f"nqueens: out of memory: {exc}", file=sys.stderr)
         return 1

@@ -163,9 +163,10 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         return 1 if n == 0 else _split.orbits_to_count(_orbits_by_enumeration(n), fundamental)
     if prefix_depth is None:
         prefix_depth = _split.resumed_depth(checkpoint, n, method)
-    split = _split.count_split(n, method, n_threads, prefix_depth, cons)
-    results = _runner.run_split(split, n_threads, progress=progress, checkpoint=checkpoint,
-                                save_every=checkpoint_every)
+    with _runner.compiling_notice(progress, "count"):
+        split = _split.count_split(n, method, n_threads, prefix_depth, cons)
+        results = _runner.run_split(split, n_threads, progress=progress,
+                                    checkpoint=checkpoint, save_every=checkpoint_every)
     return split.total(results, fundamental)
 
 

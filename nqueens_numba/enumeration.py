@@ -109,6 +109,9 @@ def _solve_first(n, limit, cons=None, progress=False):
             blocks.append(block[:filled])
             found += filled
             bar.update(filled)
+        if found < rows:  # fewer solutions than asked for: the bar ends at what was found
+            bar.total = found
+            bar.refresh()
     if len(blocks) == 1:
         return blocks[0]  # leading rows of a C-contiguous block: C-contiguous
     return np.concatenate(blocks) if blocks else np.empty((0, n), dtype=np.int8)
@@ -192,12 +195,14 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
     if limit is not None:
         total = _split.known_total(n)
         _validate.result_size(n, limit if total is None else min(limit, total), max_bytes)
-        return _solve_first(n, limit, cons, progress)
-    if n == 0:
-        return np.empty((1, 0), dtype=np.int8)
-    if cons is not None:
-        return _solve_constrained(n, n_threads, cons, max_bytes, progress)
-    return _solve_all(n, n_threads, max_bytes, progress)
+    with _runner.compiling_notice(progress, "solve"):
+        if limit is not None:
+            return _solve_first(n, limit, cons, progress)
+        if n == 0:
+            return np.empty((1, 0), dtype=np.int8)
+        if cons is not None:
+            return _solve_constrained(n, n_threads, cons, max_bytes, progress)
+        return _solve_all(n, n_threads, max_bytes, progress)
 
 
 def boards(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blocked=None):

@@ -110,16 +110,18 @@ def _chunks(n, chunk_size, n_threads, cons=None, progress=False):
 
     chunk = new_chunk()
     filled = 0
-    states, depth = _split.stream_split(n, n_threads, chunk_size,
-                                        _split.no_constraints(n) if allow is None else allow)
+    known = remaining is not None  # the bar counts solutions, else subproblems
+    with _runner.compiling_notice(progress, "stream"):  # (not around the yields)
+        states, depth = _split.stream_split(
+            n, n_threads, chunk_size, _split.no_constraints(n) if allow is None else allow)
+        bar = _runner.solutions_bar(progress, "stream", n,
+                                    remaining if known else len(states),
+                                    states[0] if len(states) else None, depth, allow,
+                                    "solution" if known else "subproblem")
     # Blocks of a quarter chunk (subproblems hold about that much): the subproblems started
     # ahead hold a few chunks in all.
     max_rows = min(config.MAX_BLOCK_ROWS,
                    max(chunk_size // config.WINDOW_PER_THREAD, _kernels.TAIL_SOLUTIONS))
-    known = remaining is not None  # the bar counts solutions, else subproblems
-    bar = _runner.solutions_bar(progress, "stream", n, remaining if known else len(states),
-                                states[0] if len(states) else None, depth, allow,
-                                "solution" if known else "subproblem")
     with bar:
         for i, block in _runner.ordered_blocks(n, states, depth, n_threads,
                                                config.WINDOW_PER_THREAD, max_rows, max_rows,
@@ -215,8 +217,9 @@ def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_thre
     n = _validate.board_order(n)
     total = _split.known_total(n)
     if format == "npy" and (preplaced is not None or blocked is not None):
-        total = counting.count_solutions(n, n_threads=n_threads, preplaced=preplaced,
-                                         blocked=blocked)
+        with _runner.compiling_notice(progress, "stream"):
+            total = counting.count_solutions(n, n_threads=n_threads, preplaced=preplaced,
+                                             blocked=blocked)
     if format == "npy" and total is None:
         raise MemoryError(f"n={n} has more than {config.A000170[-1]:.3g} solutions: too many "
                           f"for a file")

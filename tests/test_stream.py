@@ -91,6 +91,8 @@ def test_progress_of_solve_stream_and_save(capsys, tmp_path):
     assert "724/724" in capsys.readouterr().err
     assert len(nq.solve(12, limit=5, progress=True)) == 5
     assert "5/5" in capsys.readouterr().err
+    assert len(nq.solve(8, limit=3, preplaced={0: 0, 5: 3}, progress=True)) == 2
+    assert "2/2" in capsys.readouterr().err  # fewer than the limit: the bar ends there
     count = nq.count_solutions(10, preplaced={0: 1})
     assert len(nq.solve(10, preplaced={0: 1}, progress=True)) == count
     assert f"{count}/{count}" in capsys.readouterr().err
