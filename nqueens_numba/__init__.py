@@ -4,10 +4,11 @@ Count, enumerate and print the solutions of the n-queens problem for ``0 <= n <=
 This module only gathers the public names of the modules that do each job.
 """
 from . import api  # noqa: F401 - ``nqueens_numba.api`` after ``import nqueens_numba``
+from . import checkpoint  # noqa: F401 - ``nqueens_numba.checkpoint.status``
 from ._version import __version__
 from .checking import is_solution
 from .checkpoint import CheckpointError
-from .counting import count_solutions, first_row_counts, symmetry_classes
+from .counting import LongCountWarning, count_solutions, first_row_counts, symmetry_classes
 from .enumeration import boards, fundamental_solutions, solve
 from .huge import construct, find_solution
 from .render import (
@@ -54,6 +55,7 @@ __all__ = [
     "canonical_form",
     "is_canonical",
     "CheckpointError",
+    "LongCountWarning",
     "construct",
     "find_solution",
     "trace",

@@ -18,13 +18,14 @@ processes forked after a count.
   loaded before they start), and the line that says when numba compiles.
 * :func:`run_threads`: independent calls spread over a pool.
 """
+import itertools
 import queue
 import sys
 import threading
 import time
 from collections import deque
 from contextlib import contextmanager
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -81,11 +82,11 @@ def compiling_notice(enabled, what):
         _notice.active = False
 
 
-def compile_first(call, what):
+def compile_first(call, what, notice=True):
     """Run ``call()``, a kernel call on empty input, before a progress bar starts, so that
     its kernels are compiled (or loaded from numba's cache) now and the bar's rate and ETA
-    measure work only; within :func:`compiling_notice`."""
-    with compiling_notice(True, what):
+    measure work only; within :func:`compiling_notice` (when ``notice``)."""
+    with compiling_notice(notice, what):
         call()
 
 
@@ -97,16 +98,19 @@ def _pool(n_threads):
 
 
 class Tracker:
-    """The results of a split's subproblems as they finish: slots, checkpoint, progress.
+    """The results of a split's subproblems as they finish: slots, searches in progress,
+    checkpoint, progress bar.
 
     Parameters
     ----------
     split : nqueens_numba._split.Split
     checkpoint : str or os.PathLike, optional
-        Resume from this file (the subproblems it records are not run again) and record
-        progress to it (see :mod:`nqueens_numba.checkpoint`).
+        Resume from this file (the subproblems it records as finished are not run again,
+        those in progress go on from their saved stacks) and record progress to it (see
+        :mod:`nqueens_numba.checkpoint`).
     progress : bool
-        Show a ``tqdm.auto`` progress bar of finished subproblems.
+        Show a ``tqdm.auto`` progress bar of subproblems (finished ones, and the estimated
+        share done of those in progress).
     save_every : float, optional
         Most seconds between two writes of the checkpoint (``config.CHECKPOINT_SECONDS`` by
         default).
@@ -116,60 +120,161 @@ class Tracker:
     Attributes
     ----------
     results : numpy.ndarray, shape (n_states, split.width), dtype int64
-        One slot per subproblem, filled as they finish.
+        One slot per subproblem: its results once finished; while its search is in
+        progress, what its finished pieces counted.
     pending : numpy.ndarray, shape (n_pending,), dtype int64
-        The subproblems still to run, in a fixed shuffled order (neighbouring subproblems
+        The subproblems not started, in a fixed shuffled order (neighbouring subproblems
         cost alike, so that progress and its ETA are even).
+    resumed : list of (int, nqueens_numba._split.Piece)
+        The pieces in progress read from the checkpoint, with their keys: run them first.
 
-    Use it as a context manager: leaving it saves the checkpoint and closes the bar.
+    Threads report to it under :attr:`lock`: :meth:`finish` for subproblems counted in one
+    go, :meth:`add`, :meth:`update` and :meth:`finish_piece` for pieces in progress. Use it
+    as a context manager: leaving it saves the checkpoint and closes the bar.
     """
 
     def __init__(self, split, checkpoint=None, progress=False, save_every=None, where=""):
         n_states = len(split.states)
+        self.split = split
         self.n = split.n
         self.where = where
         self.save_every = config.CHECKPOINT_SECONDS if save_every is None else save_every
         self.results = np.zeros((n_states, split.width), dtype=np.int64)
         self.done = np.zeros(n_states, dtype=bool)
+        self.live = np.zeros(n_states, dtype=np.int64)  # pieces in progress per subproblem
+        self.pieces = {}  # key: snapshot of a piece in progress
+        self.resumed = []
+        self.lock = threading.RLock()
+        self._keys = itertools.count()
         self.checkpoint = None
         if checkpoint is not None:
             self.checkpoint = Checkpoint(checkpoint, split.checkpoint_id, split.width)
-            for index, counts in self.checkpoint.finished.items():
-                self.results[index] = counts
-                self.done[index] = True
+            self._resume(self.checkpoint)
         order = np.random.default_rng(config.SHUFFLE_SEED).permutation(n_states)
-        self.pending = order[~self.done[order]]
+        self.pending = order[~self.done[order] & (self.live[order] == 0)]
         self.bar = None
+        self._shown = int(self.done.sum())
         if progress:
-            self.bar = progress_bar(n_states, int(self.done.sum()), f"count n={self.n}{where}")
+            self.bar = progress_bar(n_states, self._shown, f"count n={self.n}{where}")
         self._last_save = self._last_draw = time.monotonic()
 
+    def _resume(self, checkpoint):
+        job = self.split.job
+        for index, counts in checkpoint.finished.items():
+            self.results[index] = counts
+            self.done[index] = True
+        for index, (settled, pieces) in checkpoint.in_progress.items():
+            self.results[index] = settled
+            for level, partial, stack in pieces:
+                piece = job.piece(index)
+                if level <= job.max_level:
+                    piece.level[0] = level
+                    piece.partial[:] = partial
+                    piece.stack[:level + 1] = stack
+                if level > job.max_level or not job.check_piece(self.split.states[index],
+                                                                piece):
+                    raise checkpoint._damaged(f"subproblem {index}: its saved stack is no "
+                                              f"position of its search")
+                self.resumed.append((self.add(piece), piece))
+
     def finish(self, index, out):
-        """Record the results ``out``, ``(len(index), width)``, of subproblems ``index``."""
-        self.results[index] = np.asarray(out).reshape(len(index), -1)
-        self.done[index] = True
-        if self.checkpoint is not None:
-            for i in index:
-                self.checkpoint.record(i, self.results[i])
-        if self.bar is not None:
-            self.bar.update(len(index))
+        """Record the results ``out``, ``(len(index), width)``, of subproblems ``index``
+        counted in one go."""
+        with self.lock:
+            self.results[index] = np.asarray(out).reshape(len(index), -1)
+            self.done[index] = True
+            if self.checkpoint is not None:
+                for i in index:
+                    self.checkpoint.record(i, self.results[i])
+
+    def add(self, piece):
+        """Record a new piece in progress (a copy of it); returns its key."""
+        with self.lock:
+            key = next(self._keys)
+            self.pieces[key] = piece.copy()
+            self.live[piece.index] += 1
+            return key
+
+    def update(self, key, piece):
+        """Record how far piece ``key`` has come (a copy of it)."""
+        with self.lock:
+            self.pieces[key] = piece.copy()
+
+    def finish_piece(self, key, counts):
+        """Record the results ``counts``, ``(width,)``, of piece ``key``, now finished; its
+        subproblem is finished with its last piece."""
+        with self.lock:
+            index = self.pieces.pop(key).index
+            self.results[index] += np.asarray(counts, dtype=np.int64).reshape(-1)
+            self.live[index] -= 1
+            if self.live[index] == 0:
+                self.done[index] = True
+                if self.checkpoint is not None:
+                    self.checkpoint.record(index, self.results[index])
+
+    def _in_progress(self):
+        """Subproblems in progress: ``{index: [piece, ...]}``; under the lock."""
+        going = {}
+        for piece in self.pieces.values():
+            going.setdefault(piece.index, []).append(piece)
+        return going
+
+    def position(self):
+        """Subproblems done: the finished ones, and the estimated share done of those in
+        progress (float)."""
+        with self.lock:
+            going = self._in_progress()
+            return int(self.done.sum()) + sum(
+                max(0.0, 1.0 - sum(self.split.remaining(p) for p in pieces))
+                for pieces in going.values())
+
+    def save(self):
+        """Write the checkpoint now, with the searches in progress."""
+        if self.checkpoint is None:
+            return
+        with self.lock:
+            going = self._in_progress()
+            counted = self.results.copy()
+            for pieces in going.values():
+                for piece in pieces:
+                    counted[piece.index] += piece.partial
+            record = [(index, self.results[index],
+                       [(int(p.level[0]), p.partial, p.stack[:int(p.level[0]) + 1])
+                        for p in pieces])
+                      for index, pieces in going.items()]
+            total = len(self.done)
+            self.checkpoint.progress(record, self.split.partial_count(counted),
+                                     self.position() / total if total else 1.0)
+            self.checkpoint.save()
 
     def tick(self):
         """Save the checkpoint and redraw the bar when they are due."""
         now = time.monotonic()
         if self.checkpoint is not None and now - self._last_save >= self.save_every:
-            self.checkpoint.save()
+            self.save()
             self._last_save = now
         if self.bar is not None and now - self._last_draw >= 0.5:
-            self.bar.refresh()
+            self.draw()
             self._last_draw = now
+
+    def draw(self):
+        """Show the subproblems done on the bar (the whole ones)."""
+        shown = max(self._shown, int(self.position()))
+        if shown != self._shown:
+            self.bar.update(shown - self._shown)
+            self._shown = shown
+        else:
+            self.bar.refresh()
 
     def interrupted(self):
         """The ``KeyboardInterrupt`` to raise: how far the count got, and how to resume."""
+        going = len(self._in_progress())
         message = (f"count of n={self.n}{self.where} interrupted after {int(self.done.sum())} "
                    f"of {len(self.done)} subproblems")
+        if going:
+            message += f" ({going} more in progress)"
         if self.checkpoint is not None:
-            self.checkpoint.save()
+            self.save()
             message += (f"; progress saved to {self.checkpoint.path!r}: call again with it to "
                         f"resume")
         return KeyboardInterrupt(message)
@@ -179,17 +284,12 @@ class Tracker:
 
     def __exit__(self, *exc):
         try:
-            if self.checkpoint is not None:
-                self.checkpoint.save()
+            self.save()
         finally:
             if self.bar is not None:
+                if exc[0] is None:
+                    self.draw()
                 self.bar.close()
-
-
-def _timed(job, batch):
-    start = time.perf_counter()
-    out = job(batch)
-    return out, time.perf_counter() - start
 
 
 def run_split(split, n_threads, *, progress=False, checkpoint=None, save_every=None):
@@ -210,76 +310,194 @@ def run_split(split, n_threads, *, progress=False, checkpoint=None, save_every=N
     Raises
     ------
     KeyboardInterrupt
-        When interrupted: the running batches finish (a fraction of a second while
-        subproblems are small, up to n = 22), the checkpoint is saved, and the exception says
-        how far the count got.
+        When interrupted: the running kernels return at their next budget check (about
+        ``config.COUNT_BUDGET`` steps, a tenth of a second), the searches in progress and
+        the checkpoint are saved, and the exception says how far the count got.
     nqueens_numba.checkpoint.CheckpointError
         If the checkpoint file is damaged or belongs to another count.
     """
     if split.direct and not progress and checkpoint is None:
         return split.job(split.states)
-    if progress:
-        compile_first(lambda: split.job(split.states[:0]), "count")
+    job = split.job
+    # Compiled (or loaded) here, where Ctrl-C can stop it, and before any bar starts.
+    compile_first(lambda: job.run(split.states[:0], job.piece(0), 1), "count", progress)
     with Tracker(split, checkpoint, progress, save_every) as tracker:
         _run_pool(split, n_threads, tracker)
     return tracker.results
 
 
-def _run_pool(split, n_threads, tracker):
-    """The scheduler of a local count: run ``tracker.pending`` on a pool of threads.
+class _Work:
+    """What the threads of a local count share, under one condition: the subproblems not
+    started (in the tracker's order, and those a thread gave back), the pieces waiting to be
+    continued, and how many threads are busy or idle."""
 
-    Keeps ``2 * n_threads`` batches in flight, so that a thread that finishes one finds the
-    next waiting. A batch is one subproblem at first; then as many as take about
-    ``config.TASK_SECONDS`` at the mean time per subproblem measured so far (at most 4096),
-    which keeps the calling thread's turns frequent while the kernel calls stay long beside
-    their overhead. Between two finished batches (or every 0.25 s) the calling thread records
-    results, saves the checkpoint when due and redraws the bar; on Ctrl-C it cancels the
-    batches not yet started, waits for the running ones (the kernels cannot be stopped
-    midway) and raises :meth:`Tracker.interrupted`.
-    """
+    def __init__(self, pending, waiting, n_threads):
+        self.cond = threading.Condition()
+        self.pending = pending
+        self.next = 0
+        self.returned = deque()
+        self.waiting = deque(waiting)
+        self.busy = n_threads
+        self.idle = 0
+        self.batch = 1
+        self.stopped = False
+        self.error = None
+        self.ended = threading.Event()
+
+    def take(self):
+        """The next work of a thread: ``(key, piece)`` of a piece to continue, or
+        ``(None, indices)`` of subproblems to start; ``(None, None)`` when there is none
+        left (or the count stops)."""
+        with self.cond:
+            self.busy -= 1
+            while not self.stopped:
+                if self.waiting:
+                    self.busy += 1
+                    return self.waiting.popleft()
+                if self.returned:
+                    self.busy += 1
+                    k = min(self.batch, len(self.returned))
+                    return None, np.array([self.returned.popleft() for _ in range(k)])
+                if self.next < len(self.pending):
+                    self.busy += 1
+                    batch = self.pending[self.next:self.next + self.batch]
+                    self.next += len(batch)
+                    return None, batch
+                if self.busy == 0:  # nothing left anywhere: the count is done
+                    self.ended.set()
+                    self.cond.notify_all()
+                    break
+                self.idle += 1
+                self.cond.wait(0.05)
+                self.idle -= 1
+            return None, None
+
+    def wanted(self):
+        """Whether a thread waits for work that nobody queued (read without the lock: a
+        hint)."""
+        return (self.idle > 0 and not self.waiting and not self.returned
+                and self.next >= len(self.pending))
+
+    def give(self, entry=None, fresh=()):
+        """Queue a piece ``(key, piece)`` to continue, or subproblems to start first."""
+        with self.cond:
+            if entry is not None:
+                self.waiting.append(entry)
+            self.returned.extendleft(int(i) for i in reversed(fresh))
+            self.cond.notify_all()
+
+    def measured(self, seconds, states):
+        """Size the next batches from a kernel call that finished ``states`` subproblems:
+        about ``config.TASK_SECONDS`` of work (at most 4096 subproblems)."""
+        per_state = max(seconds / states, 1e-9)
+        self.batch = int(min(max(1, config.TASK_SECONDS / per_state), 4096))
+
+    def stop(self, error=None):
+        with self.cond:
+            if error is not None and self.error is None:
+                self.error = error
+            self.stopped = True
+            self.cond.notify_all()
+        self.ended.set()
+
+
+def _count_worker(split, tracker, work, budget):
+    """One thread of a local count: take work until there is none left or the count stops."""
     job = split.job
-    pending = tracker.pending
-    next_pending = 0
-    batch = 1
-    work_seconds = 0.0
-    work_states = 0
-    inflight = {}
-    pool = _pool(n_threads)
-
-    def collect(future):
-        nonlocal work_seconds, work_states
-        index = inflight.pop(future)
-        out, seconds = future.result()
-        tracker.finish(index, out)
-        work_seconds += seconds
-        work_states += len(index)
-
     try:
-        while inflight or next_pending < len(pending):
-            while len(inflight) < 2 * n_threads and next_pending < len(pending):
-                if work_states:
-                    per_state = work_seconds / work_states
-                    batch = int(min(max(1, config.TASK_SECONDS / max(per_state, 1e-9)), 4096))
-                index = pending[next_pending:next_pending + batch]
-                next_pending += len(index)
-                future = pool.submit(_timed, job, np.ascontiguousarray(split.states[index]))
-                inflight[future] = index
-            finished, _ = wait(list(inflight), timeout=0.25, return_when=FIRST_COMPLETED)
-            for future in finished:
-                collect(future)
+        while True:
+            key, work_item = work.take()
+            if work_item is None:
+                return
+            if key is None:  # subproblems to start
+                indices, piece = work_item, job.piece(work_item[0])
+            else:  # a piece to continue
+                indices, piece = np.array([work_item.index]), work_item
+            _count_pieces(split, job, tracker, work, budget, indices, key, piece)
+    except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
+        work.stop(exc)
+
+
+def _count_pieces(split, job, tracker, work, budget, indices, key, piece):
+    """Run subproblems ``indices`` in order, the first one from ``piece`` (of key ``key``,
+    or not started), one kernel call of ``budget`` steps at a time; after each call report
+    to the tracker, stop if the count stops, and share work with idle threads."""
+    pos = 0
+    while pos < len(indices) and not work.stopped:
+        states = np.ascontiguousarray(split.states[indices[pos:]])
+        start = time.perf_counter()
+        counts, done = job.run(states, piece, budget)
+        seconds = time.perf_counter() - start
+        if done:
+            first = 0
+            if key is not None:  # the piece being continued is finished
+                tracker.finish_piece(key, counts[0])
+                key, first = None, 1
+            if done > first:
+                tracker.finish(indices[pos + first:pos + done], counts[first:done])
+            work.measured(seconds, done)
+        pos += done
+        if pos == len(indices):
+            break
+        piece.index = int(indices[pos])
+        if piece.started:
+            if key is None:
+                key = tracker.add(piece)
+            else:
+                tracker.update(key, piece)
+        if work.wanted():
+            rest = indices[pos + 1:]
+            if len(rest):  # subproblems not started: give them back
+                indices = indices[:pos + 1]
+                work.give(fresh=rest)
+            elif piece.started:  # split the search in progress
+                with tracker.lock:
+                    new = piece.split()
+                    if new is not None:
+                        tracker.update(key, piece)
+                        entry = (tracker.add(new), new)
+                if new is not None:
+                    work.give(entry)
+
+
+def _run_pool(split, n_threads, tracker, budget=None):
+    """The scheduler of a local count: run the tracker's work on ``n_threads`` threads.
+
+    Each thread takes subproblems not started (a batch sized to about
+    ``config.TASK_SECONDS`` of work) or a piece in progress, and runs them one kernel call
+    of ``budget`` steps (``config.COUNT_BUDGET``, about 0.1 s) at a time. After each call it
+    reports finished subproblems and its search in progress to the tracker; when another
+    thread is idle and nothing is queued, it gives back the subproblems it has not started,
+    or splits its search in two (:meth:`~nqueens_numba._split.Piece.split`), so that no
+    thread idles while work is left, at any board size. The calling thread saves the
+    checkpoint and redraws the bar meanwhile; on Ctrl-C it stops the threads (each within
+    one kernel call), saves the searches in progress and raises
+    :meth:`Tracker.interrupted`. The threads are daemon threads: nothing waits for them at
+    interpreter exit.
+    """
+    budget = config.COUNT_BUDGET if budget is None else budget
+    work = _Work(tracker.pending, tracker.resumed, n_threads)
+    threads = [threading.Thread(target=_count_worker, args=(split, tracker, work, budget),
+                                name=f"nqueens-count-{k}", daemon=True)
+               for k in range(n_threads)]
+    for thread in threads:
+        thread.start()
+    try:
+        while not work.ended.wait(0.25):
             tracker.tick()
     except KeyboardInterrupt:
-        for future in list(inflight):
-            if future.cancel():
-                del inflight[future]
-        for future in wait(list(inflight)).done:  # the running batches end within moments
-            try:
-                collect(future)
-            except BaseException:  # noqa: BLE001 - already stopping; keep the first error
-                inflight.pop(future, None)
+        work.stop()
+        for thread in threads:
+            thread.join()
         raise tracker.interrupted() from None
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        work.stop()
+        for thread in threads:
+            thread.join()
+    if isinstance(work.error, KeyboardInterrupt):
+        raise tracker.interrupted() from None
+    if work.error is not None:
+        raise work.error
 
 
 # --------------------------------------------------------------------------- enumeration

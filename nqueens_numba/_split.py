@@ -15,7 +15,7 @@ import numpy as np
 from . import _kernels, _validate, checkpoint, config
 from .constraints import Constraints
 
-__all__ = ["METHODS", "SYMMETRIC_RESULTS", "Split", "CountJob", "known_total", "check_method",
+__all__ = ["METHODS", "SYMMETRIC_RESULTS", "Split", "CountJob", "Piece", "known_total", "check_method",
            "choose_method", "has_subproblems", "check_prefix_depth", "resumed_depth",
            "count_split", "enumeration_split", "stream_split", "orbits_to_count",
            "no_constraints"]
@@ -195,13 +195,72 @@ def _symmetric_prefixes(n, target, prefix_depth=None):
 # --------------------------------------------------------------------------- the split
 
 
+@dataclass(eq=False)
+class Piece:
+    """A subproblem's search in progress, or a part of it: the explicit stack of its
+    depth-first search, to be continued by any thread, process or Dask worker.
+
+    Attributes
+    ----------
+    index : int
+        The subproblem (row of ``Split.states``).
+    stack : numpy.ndarray, shape (n + 1, 4), dtype int64
+        ``(free, cols, diag, anti)`` per level below the prefix (see
+        ``_kernels.bitboard._count_cursor``).
+    level : numpy.ndarray, shape (1,), dtype int64
+        The level being searched; -1 for a subproblem not started.
+    partial : numpy.ndarray, shape (width,), dtype int64
+        What this piece has counted so far.
+    """
+
+    index: int
+    stack: np.ndarray
+    level: np.ndarray
+    partial: np.ndarray
+
+    def copy(self):
+        return Piece(self.index, self.stack.copy(), self.level.copy(), self.partial.copy())
+
+    @property
+    def started(self):
+        return int(self.level[0]) >= 0
+
+    def split(self):
+        """Give away part of the search still ahead: a new piece of the same subproblem, or
+        ``None`` when too little is left.
+
+        The untried squares of the shallowest level that has any (the upper half of them
+        when there are several; at the level being searched, only when there are several)
+        go to the new piece, whose shallower levels have nothing left to try. The two pieces
+        then search disjoint parts of what this one had ahead, in any order.
+        """
+        level = int(self.level[0])
+        for j in range(level + 1):
+            free = int(self.stack[j, 0])
+            if free:
+                break
+        else:
+            return None
+        squares = [bit for bit in range(64) if free >> bit & 1]
+        if j == level and len(squares) < 2:
+            return None
+        give = sum(1 << bit for bit in squares[len(squares) // 2:])
+        stack = self.stack.copy()
+        stack[:j, 0] = 0
+        stack[j, 0] = give
+        self.stack[j, 0] = free & ~give
+        return Piece(self.index, stack, np.array([j], dtype=np.int64),
+                     np.zeros_like(self.partial))
+
+
 @dataclass(frozen=True, eq=False)
 class CountJob:
     """The counting kernel of a split, bound to everything but the states it counts.
 
     Small and picklable: a thread of the local pool and a Dask worker call it alike on a
-    batch of states, shape ``(k, 3 + depth)`` int64, and get ``(k, width)`` int64 results.
-    The kernel is looked up when called, in :mod:`nqueens_numba._kernels`.
+    batch of states, shape ``(k, 3 + depth)`` int64, and get ``(k, width)`` int64 results
+    (:meth:`__call__`), or run it for a budget of steps and keep the search in progress
+    (:meth:`run`). The kernels are looked up when called, in :mod:`nqueens_numba._kernels`.
     """
 
     n: int
@@ -210,6 +269,7 @@ class CountJob:
     allow: np.ndarray = None  # per-row allowed squares of a constrained board
 
     def __call__(self, states):
+        """The results of every state of a batch, in one kernel call (no budget)."""
         if self.method == "symmetric":
             out = _kernels._count_symmetric_states(self.n, states, self.depth)
         elif self.allow is not None:
@@ -222,6 +282,81 @@ class CountJob:
     def width(self):
         """Results per subproblem: 6 for the symmetric search, else 1."""
         return len(SYMMETRIC_RESULTS) if self.method == "symmetric" else 1
+
+    @property
+    def max_level(self):
+        """Deepest level of a piece's stack; -1 when a subproblem has no stack (it leaves
+        at most ``TAIL_ROWS`` rows and is counted at once)."""
+        return self.n - _kernels.TAIL_ROWS - 1 - self.depth
+
+    def piece(self, index):
+        """A piece for subproblem ``index``, not started."""
+        return Piece(int(index), np.zeros((self.n + 1, 4), dtype=np.int64),
+                     np.full(1, -1, dtype=np.int64), np.zeros(self.width, dtype=np.int64))
+
+    def run(self, states, piece, budget):
+        """Count a batch of states in order for about ``budget`` steps of the search
+        (``config.COUNT_BUDGET`` take about 0.1 s).
+
+        ``piece`` is the cursor: if started, it is the search of ``states[0]`` in progress.
+        Returns ``(counts, n_done)``: ``counts``, shape ``(k, width)``, int64, holds the
+        results of the first ``n_done`` states, which are finished; the next one is then in
+        ``piece`` (started, or not when the budget ran out between two states). A piece's
+        ``partial`` and ``counts[0]`` of a resumed piece are this piece's results alone.
+        """
+        if self.method == "symmetric":
+            counts, done = _kernels._count_symmetric_run(
+                self.n, states, self.depth, piece.stack, piece.level, piece.partial,
+                np.empty((2, self.n), dtype=np.int64), budget)
+        elif self.allow is not None:
+            counts, done = _kernels._count_allowed_batch(self.n, states, self.depth,
+                                                         self.allow, piece.stack, piece.level,
+                                                         piece.partial, budget)
+        else:
+            counts, done = _kernels._count_batch(self.n, states, self.depth, piece.stack,
+                                                 piece.level, piece.partial, budget)
+        return np.asarray(counts, dtype=np.int64).reshape(len(states), self.width), int(done)
+
+    def complete(self, state, piece):
+        """Run ``piece``, the search of ``state`` (``(3 + depth,)`` int64) in progress, to its
+        end in one call; returns its results, ``(width,)`` int64."""
+        counts, _ = self.run(np.ascontiguousarray(state)[None], piece, 1 << 62)
+        return counts[0]
+
+    def row_allow(self, state):
+        """Per-row allowed squares below ``state``: ``(n,)`` int64 or longer."""
+        if self.method == "symmetric":
+            return _kernels._symmetric_allow(self.n, int(state[3]))
+        return no_constraints(self.n) if self.allow is None else self.allow
+
+    def check_piece(self, state, piece):
+        """Whether ``piece`` is a position of the search below ``state``: each level's masks
+        follow from the one above by one queen, and its untried squares are free there.
+        (Checked when a checkpoint is read: the kernels trust the stack they are given.)"""
+        level = int(piece.level[0])
+        if not 0 <= level <= self.max_level:
+            return False
+        full = (1 << self.n) - 1
+        allow = self.row_allow(state)
+        stack = [[int(v) for v in row] for row in piece.stack[:level + 1]]
+        if stack[0][1:] != [int(v) for v in state[:3]]:
+            return False
+        for j, (free, cols, diag, anti) in enumerate(stack):
+            open_squares = ~(cols | diag | anti) & full & int(allow[self.depth + j])
+            if free & ~open_squares:
+                return False
+            if j < level:
+                bit = stack[j + 1][1] & ~cols
+                if (bit == 0 or bit & (bit - 1) or not bit & open_squares
+                        or stack[j + 1][1:] != [cols | bit, _int64((diag | bit) << 1),
+                                                _int64((anti | bit) >> 1)]):
+                    return False
+        return True
+
+
+def _int64(value):
+    """A Python int wrapped to int64, as the kernels' shifts wrap."""
+    return (value + 2**63) % 2**64 - 2**63
 
 
 @dataclass(frozen=True, eq=False)
@@ -277,6 +412,40 @@ class Split:
         return checkpoint.split_record(self.n, self.method, self.depth, self.states,
                                        self.results, sha)
 
+    def remaining(self, piece):
+        """Estimated share of its subproblem's search still ahead of ``piece``, 0 to 1.
+
+        As if every node of a level had as many children as the node on the piece's path:
+        the untried squares of each level, each weighted by the share of the subtree it
+        stands for.
+        """
+        level = int(piece.level[0])
+        if level < 0:
+            return 1.0
+        allow = self.job.row_allow(self.states[piece.index])
+        full = (1 << self.n) - 1
+        share = 1.0
+        ahead = 0.0
+        for j in range(level + 1):
+            free, cols, diag, anti = (int(v) for v in piece.stack[j])
+            children = (~(cols | diag | anti) & full & int(allow[self.depth + j])).bit_count()
+            if children == 0:
+                break
+            ahead += share * free.bit_count() / children
+            share /= children
+        return min(ahead, 1.0)
+
+    def partial_count(self, results):
+        """Solutions counted in ``results``, ``(n_states, width)``, so far: the total the
+        finished subproblems and pieces stand for (with the symmetric search, an orbit of 8
+        met by ``e`` of its images counts ``8 / e`` per image, rounded down overall)."""
+        if self.method != "symmetric":
+            by_weight = [_exact_sums(results[self.weights == w]) for w in (1, 2)]
+            return by_weight[0][0] + 2 * by_weight[1][0]
+        sums = _exact_sums(results)
+        return sum(sums[e - 1] * (192 // e) for e in range(1, 5)) // 24 + 4 * sums[4] \
+            + 2 * sums[5]
+
     def orbits(self, results):
         """Orbits by size ``{1: a, 2: b, 4: c, 8: d}`` from the symmetric search's results.
 
@@ -285,10 +454,7 @@ class Split:
         """
         if self.method != "symmetric":
             raise ValueError("orbits are counted by the symmetric search only")
-        if len(results) and int(results.max()) >= 2**62 // len(results):  # int64 could overflow
-            sums = [sum(int(c) for c in results[:, j]) for j in range(results.shape[1])]
-        else:
-            sums = [int(c) for c in results.sum(axis=0)]
+        sums = _exact_sums(results)
         orbits8 = 0
         for e in range(1, 5):
             if sums[e - 1] % e:
@@ -303,6 +469,14 @@ class Split:
         if self.method == "symmetric":
             return orbits_to_count(self.orbits(results), fundamental)
         return sum(int(w) * int(c) for w, c in zip(self.weights, results[:, 0]))
+
+
+def _exact_sums(results):
+    """Column sums of ``(k, width)`` int64 ``results`` as exact Python ints (NumPy's sums
+    when int64 cannot overflow)."""
+    if len(results) and int(results.max()) >= 2**62 // len(results):
+        return [sum(int(c) for c in results[:, j]) for j in range(results.shape[1])]
+    return [int(c) for c in results.sum(axis=0)]
 
 
 def orbits_to_count(orbits, fundamental):

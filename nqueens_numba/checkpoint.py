@@ -1,18 +1,29 @@
-"""Checkpoint files of long counts: finished subproblems and their counts, as JSON.
+"""Checkpoint files of long counts: finished subproblems, searches in progress, as JSON.
 
-A checkpoint records which subproblems of one split (board order, method, prefix depth and a
-hash of the subproblem array) are finished and what each counted, with a SHA-256 checksum of
-that record. It is rewritten atomically (a temporary file beside it, flushed to disk, then
-renamed over it), so a crash or ``kill -9`` leaves either the previous or the new version,
-never a torn file. Imports nothing else from the package but its file helper.
+A checkpoint records, for one split (board order, method, prefix depth and a hash of the
+subproblem array), what each finished subproblem counted and the explicit stacks of the
+searches in progress, so that a resumed count loses at most the last save interval of each
+thread. A SHA-256 checksum covers the record. The file is rewritten atomically (a temporary
+file beside it, flushed to disk, then renamed over it), so a crash or ``kill -9`` leaves
+either the previous or the new version, never a torn file. Imports nothing else from the
+package but its file helper.
 
-The file, version 1::
+The file, version 2::
 
-    {"format": "nqueens_numba checkpoint", "version": 1,
+    {"format": "nqueens_numba checkpoint", "version": 2,
      "split": {"n": 15, "method": "symmetric", "prefix_depth": 3, "n_subproblems": 871,
                "subproblems_sha256": "..."},
      "finished": [[index, count, ...], ...],
+     "in_progress": [[index, [settled, ...], [[level, [partial, ...], [[free, cols, diag,
+                      anti], ...]], ...]], ...],
+     "partial_count": 123456, "fraction_done": 0.0421,
      "sha256": "...", "complete": false, "updated": "2026-11-29T21:46:34+00:00"}
+
+An entry of ``in_progress`` is a subproblem whose search was under way: what its finished
+parts counted (``settled``) and its pieces (the level being searched, what the piece has
+counted, and its stack, one row per level). ``partial_count`` is the number of solutions the
+recorded work stands for, ``fraction_done`` an estimate of the share of the count done.
+Version 1 files (no ``in_progress``) are still read.
 """
 import hashlib
 import json
@@ -23,20 +34,98 @@ import numpy as np
 
 from ._files import atomic_file, probe_directory, remove_stale_temporaries
 
-__all__ = ["Checkpoint", "CheckpointError", "split_record", "recorded_depth"]
+__all__ = ["Checkpoint", "CheckpointError", "status", "split_record", "recorded_depth"]
 
 FORMAT = "nqueens_numba checkpoint"
-VERSION = 1
+VERSION = 2
+_READABLE_VERSIONS = (1, 2)
 _INT64_MAX = 2**63 - 1
+_INT64_MIN = -2**63
 
 
 class CheckpointError(ValueError):
     """A checkpoint file that cannot be used: damaged, of another count, or not writable."""
 
 
-def _checksum(split, finished):
-    text = json.dumps([split, finished], separators=(",", ":"), sort_keys=True)
+def _checksum(split, finished, in_progress=None):
+    """The checksum of a record; version 1 files have no ``in_progress``."""
+    record = [split, finished] if in_progress is None else [split, finished, in_progress]
+    text = json.dumps(record, separators=(",", ":"), sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _is_int(value, low, high):
+    return type(value) is int and low <= value <= high
+
+
+def _counts_ok(values, width):
+    return (isinstance(values, list) and len(values) == width
+            and all(_is_int(v, 0, _INT64_MAX) for v in values))
+
+
+def _read(path, why_damaged, check_split=None):
+    """The validated content of a checkpoint file: ``(data, finished, in_progress)`` with
+    ``finished`` a dict of index to counts and ``in_progress`` a dict of index to
+    ``(settled, [(level, partial, stack), ...])``. ``why_damaged(text)`` makes the error;
+    ``check_split(split)``, called once the file is known to be a checkpoint, may refuse
+    its split."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            data = json.load(file)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise why_damaged(f"{type(exc).__name__}: {str(exc)[:200]}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise why_damaged("no 'format' field naming it")
+    version = data.get("version")
+    if type(version) is not int or version not in _READABLE_VERSIONS:
+        raise why_damaged(f"version {version!r}, expected one of {_READABLE_VERSIONS}")
+    split = data.get("split")
+    if check_split is not None:
+        check_split(split)
+    if not isinstance(split, dict) or not _is_int(split.get("n_subproblems"), 0, _INT64_MAX) \
+            or not _is_int(split.get("n"), 0, 64):
+        raise why_damaged("no valid 'split' field")
+    finished = data.get("finished")
+    if not isinstance(finished, list):
+        raise why_damaged("'finished' is not a list")
+    in_progress = data.get("in_progress") if version >= 2 else None
+    if version >= 2 and not isinstance(in_progress, list):
+        raise why_damaged("'in_progress' is not a list")
+    if data.get("sha256") != _checksum(split, finished, in_progress):
+        raise why_damaged("its checksum does not match its content")
+    n_subproblems = split["n_subproblems"]
+    width = len(split.get("results") or ()) or 1
+    done = {}
+    for entry in finished:
+        if (not isinstance(entry, list) or len(entry) != 1 + width
+                or not _is_int(entry[0], 0, n_subproblems - 1)
+                or not _counts_ok(entry[1:], width)):
+            raise why_damaged(f"bad entry {str(entry)[:100]} in 'finished'")
+        if entry[0] in done:
+            raise why_damaged(f"subproblem {entry[0]} recorded twice")
+        done[entry[0]] = tuple(entry[1:])
+    going = {}
+    for entry in in_progress or ():
+        if (not isinstance(entry, list) or len(entry) != 3
+                or not _is_int(entry[0], 0, n_subproblems - 1)
+                or not _counts_ok(entry[1], width) or not isinstance(entry[2], list)
+                or not entry[2] or not all(_piece_ok(p, width, split["n"]) for p in entry[2])):
+            raise why_damaged(f"bad entry {str(entry)[:100]} in 'in_progress'")
+        if entry[0] in done or entry[0] in going:
+            raise why_damaged(f"subproblem {entry[0]} recorded twice")
+        going[entry[0]] = (tuple(entry[1]), [(p[0], tuple(p[1]), p[2]) for p in entry[2]])
+    return data, done, going
+
+
+def _piece_ok(piece, width, n):
+    """The form of a piece: ``[level, partial, stack]`` (what it means is checked against
+    the split by the count that resumes it)."""
+    return (isinstance(piece, list) and len(piece) == 3 and _is_int(piece[0], 0, n)
+            and _counts_ok(piece[1], width) and isinstance(piece[2], list)
+            and len(piece[2]) == piece[0] + 1
+            and all(isinstance(row, list) and len(row) == 4
+                    and all(_is_int(v, _INT64_MIN, _INT64_MAX) for v in row)
+                    for row in piece[2]))
 
 
 class Checkpoint:
@@ -58,6 +147,10 @@ class Checkpoint:
     ----------
     finished : dict of int to tuple of int
         Counts of the finished subproblems, by index.
+    in_progress : dict of int to (tuple of int, list)
+        The subproblems whose search was in progress when the file was written, by index:
+        what their finished parts counted, and their pieces ``(level, partial, stack)``
+        (``stack``: ``level + 1`` rows of 4 ints).
     """
 
     def __init__(self, path, split, width):
@@ -65,6 +158,9 @@ class Checkpoint:
         self.split = dict(split)
         self.width = int(width)
         self.finished = {}
+        self.in_progress = {}
+        self._in_progress_record = []
+        self._summary = {}
         if not self.path:
             raise CheckpointError("checkpoint path is empty")
         target = os.path.realpath(self.path)
@@ -98,59 +194,122 @@ class Checkpoint:
                                f"delete it to start a new count")
 
     def _load(self, target):
-        try:
-            with open(target, encoding="utf-8") as file:
-                data = json.load(file)
-        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-            raise self._damaged(f"{type(exc).__name__}: {str(exc)[:200]}") from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise self._damaged("no 'format' field naming it")
-        if type(data.get("version")) is not int or data.get("version") != VERSION:
-            raise self._damaged(f"version {data.get('version')!r}, expected {VERSION}")
-        split = data.get("split")
-        if split != self.split:
-            theirs, ours = _describe(split), _describe(self.split)
-            if theirs == ours:
-                theirs += " with other subproblems (another version of nqueens_numba?)"
-            raise CheckpointError(
-                f"checkpoint {self.path!r} belongs to another count: it was written for "
-                f"{theirs}; this count is {ours}. It was left unchanged: use another file, "
-                f"or the arguments it was written with")
-        finished = data.get("finished")
-        if not isinstance(finished, list):
-            raise self._damaged("'finished' is not a list")
-        if data.get("sha256") != _checksum(split, finished):
-            raise self._damaged("its checksum does not match its content")
-        n_subproblems = self.split.get("n_subproblems")
-        for entry in finished:
-            if (not isinstance(entry, list) or len(entry) != 1 + self.width
-                    or not all(type(v) is int for v in entry)
-                    or not 0 <= entry[0] < n_subproblems
-                    or not all(0 <= v <= _INT64_MAX for v in entry[1:])):
-                raise self._damaged(f"bad entry {str(entry)[:100]} in 'finished'")
-            if entry[0] in self.finished:
-                raise self._damaged(f"subproblem {entry[0]} recorded twice")
-            self.finished[entry[0]] = tuple(entry[1:])
+        def check_split(split):
+            if split != self.split:
+                theirs, ours = _describe(split), _describe(self.split)
+                if theirs == ours:
+                    theirs += " with other subproblems (another version of nqueens_numba?)"
+                raise CheckpointError(
+                    f"checkpoint {self.path!r} belongs to another count: it was written for "
+                    f"{theirs}; this count is {ours}. It was left unchanged: use another "
+                    f"file, or the arguments it was written with")
+
+        _, finished, in_progress = _read(target, self._damaged, check_split)
+        self.finished = finished
+        self.in_progress = in_progress
 
     def record(self, index, counts):
         """Record the counts of finished subproblem ``index``."""
         self.finished[int(index)] = tuple(int(c) for c in counts)
 
+    def progress(self, in_progress, partial_count, fraction_done):
+        """Set what the next :meth:`save` records besides the finished subproblems: the
+        searches in progress, ``[(index, settled, [(level, partial, stack), ...]), ...]``
+        (``stack``: ``(level + 1, 4)`` int64), and the summary of the count so far."""
+        self._in_progress_record = [
+            [int(i), [int(c) for c in settled],
+             [[int(level), [int(c) for c in partial], np.asarray(stack).tolist()]
+              for level, partial, stack in pieces]]
+            for i, settled, pieces in sorted(in_progress, key=lambda entry: entry[0])]
+        self._summary = {"partial_count": int(partial_count),
+                         "fraction_done": float(fraction_done)}
+
     def save(self):
         """Write the checkpoint: a temporary file beside it, flushed, then renamed over it."""
         finished = [[i, *c] for i, c in sorted(self.finished.items())]
+        in_progress = self._in_progress_record
         data = {
             "format": FORMAT,
             "version": VERSION,
             "split": self.split,
             "finished": finished,
-            "sha256": _checksum(self.split, finished),
+            "in_progress": in_progress,
+            **self._summary,
+            "sha256": _checksum(self.split, finished, in_progress),
             "complete": self.complete,
             "updated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         }
         with atomic_file(self.path) as file:
             json.dump(data, file, separators=(",", ":"))
             file.write("\n")
+
+
+def status(path):
+    """How far the count recorded in a checkpoint file has come.
+
+    Parameters
+    ----------
+    path : str, bytes or os.PathLike
+        A checkpoint file written by ``count_solutions(..., checkpoint=path)`` or
+        ``nqueens count --checkpoint``, possibly by a run still going or one that was killed.
+
+    Returns
+    -------
+    dict
+        ``n``, ``method``, ``prefix_depth``: the count; ``constrained``: whether it counts
+        completions of pre-placed queens or blocked squares; ``total_subproblems``: the
+        subproblems of its split; ``finished``: how many are done; ``in_progress``: how many
+        have a search under way (resumed from its saved stack); ``partial_count``: the
+        solutions the recorded work stands for (``None`` in a version 1 file);
+        ``fraction_done``: an estimate of the share of the count done, 0 to 1 (finished
+        subproblems, and the share of the searches in progress behind their stacks);
+        ``complete``; ``updated``: when the file was written (ISO 8601, UTC);
+        ``version``: of the file format.
+
+    Raises
+    ------
+    CheckpointError
+        (a ``ValueError``) If the file does not exist, cannot be read, or is damaged.
+
+    Examples
+    --------
+    >>> import nqueens_numba as nq, os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "n12.json")
+    >>> nq.count_solutions(12, checkpoint=path)
+    14200
+    >>> info = nq.checkpoint.status(path)
+    >>> info["n"], info["complete"], info["partial_count"], info["fraction_done"]
+    (12, True, 14200, 1.0)
+    """
+    name = os.fsdecode(os.fspath(path))
+    if not os.path.isfile(name):
+        raise CheckpointError(f"checkpoint {name!r} does not exist or is not a regular file")
+
+    def damaged(why):
+        return CheckpointError(f"checkpoint {name!r} is damaged or is not a checkpoint of "
+                               f"nqueens_numba ({why})")
+
+    data, finished, in_progress = _read(name, damaged)
+    split = data["split"]
+    total = split["n_subproblems"]
+    fraction = data.get("fraction_done")
+    if not isinstance(fraction, float) or not 0 <= fraction <= 1:
+        fraction = len(finished) / total if total else 1.0
+    partial = data.get("partial_count")
+    return {
+        "n": split["n"],
+        "method": split.get("method"),
+        "prefix_depth": split.get("prefix_depth"),
+        "constrained": "constraints_sha256" in split,
+        "total_subproblems": total,
+        "finished": len(finished),
+        "in_progress": len(in_progress),
+        "partial_count": partial if type(partial) is int else None,
+        "fraction_done": 1.0 if len(finished) == total else fraction,
+        "complete": len(finished) == total,
+        "updated": data.get("updated"),
+        "version": data["version"],
+    }
 
 
 def split_record(n, method, depth, states, results=None, constraints_sha256=None):

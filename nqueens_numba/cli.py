@@ -1,18 +1,21 @@
-"""Command line: ``nqueens count|solve|construct|find N``.
+"""Command line: ``nqueens count|solve|construct|find N`` and ``nqueens status FILE``.
 
 :func:`main` parses the arguments (argparse), calls the public API, prints or writes the
 result, and turns errors and signals into messages and exit statuses.
 """
 import argparse
+import json
 import os
 import re
 import signal
 import sys
 import threading
+import warnings
 
 import numpy as np
 
-from . import _split, _validate, config, counting, enumeration, export, huge, streaming
+from . import (_split, _validate, checkpoint, config, counting, enumeration, export, huge,
+               streaming)
 from ._files import atomic_file, check_target, remove_pending_temporaries
 from ._version import __version__
 
@@ -55,6 +58,13 @@ def _parser():
         help="print the total number of solutions (OEIS A000170)",
         description="Print the total number of solutions of the N-queens problem "
         "(OEIS A000170).",
+        epilog="Long counts: Ctrl-C (or SIGTERM, SIGHUP) stops any count within about a "
+        "second (exit status 130, 143, 129), saving FILE with --checkpoint; run the same "
+        "command again to resume exactly where it stopped. After a crash or kill -9 a "
+        "resume loses at most the last --checkpoint-every seconds of each thread. One "
+        "thread of a 2-core machine counts N = 16 in about 1.4 s, 17 in 10 s, 18 in 75 s "
+        "and 20 in about 1.5 hours; each N takes about 8 times the previous one, and a "
+        "count estimated at more than a day says so when it starts.",
     )
     count.add_argument("n", type=int, metavar="N", help=f"board order, 0..{config.MAX_N}")
     count.add_argument(
@@ -77,8 +87,9 @@ def _parser():
     )
     count.add_argument(
         "--checkpoint", metavar="FILE", default=None,
-        help="record finished subproblems in FILE as the count goes, and resume from FILE "
-        "if it exists",
+        help="record the count's progress in FILE as it goes (finished subproblems and the "
+        "searches in progress), and resume from FILE if it exists; see 'nqueens status "
+        "FILE'",
     )
     count.add_argument(
         "--checkpoint-every", type=float, default=None, metavar="S",
@@ -149,7 +160,43 @@ def _parser():
                       help="seed of the search (the same seed gives the same solution)")
     find.add_argument("--max-steps", type=int, default=None, metavar="K",
                       help="swap tries before giving up (default: 50 N + 10^6)")
-    return parser, {"count": count, "solve": solve, "construct": construct, "find": find}
+    status = sub.add_parser(
+        "status", help="show how far the count recorded in a checkpoint file has come",
+        description="Show how far the count recorded in a checkpoint file (written by "
+        "'nqueens count --checkpoint FILE') has come: its subproblems finished and in "
+        "progress, the solutions counted so far and the estimated share done. The file "
+        "may belong to a count still running or one that was stopped or killed.",
+    )
+    status.add_argument("file", metavar="FILE", help="the checkpoint file")
+    status.add_argument("--json", action="store_true",
+                        help="print the status as one JSON object")
+    return parser, {"count": count, "solve": solve, "construct": construct, "find": find,
+                    "status": status}
+
+
+def _print_status(path, as_json, out):
+    """``nqueens status FILE``."""
+    info = checkpoint.status(path)
+    if as_json:
+        out.write(json.dumps(info) + "\n")
+        return
+    depth = info["prefix_depth"]
+    what = f"n={info['n']}, method {info['method']}, prefix depth {depth}"
+    if info["constrained"]:
+        what += ", with pre-placed queens or blocked squares"
+    partial = info["partial_count"]
+    lines = [
+        f"checkpoint:  {path}",
+        f"count:       {what}",
+        f"subproblems: {info['finished']:,} of {info['total_subproblems']:,} finished, "
+        f"{info['in_progress']:,} in progress",
+        f"solutions:   {'unknown (version 1 file)' if partial is None else f'{partial:,}'}"
+        f"{'' if info['complete'] else ' so far'}",
+        f"done:        {100 * info['fraction_done']:.4g}%"
+        f"{' (complete)' if info['complete'] else ' (estimated)'}",
+        f"updated:     {info['updated']}",
+    ]
+    out.write("\n".join(lines) + "\n")
 
 
 def _count_on_dask(args):
@@ -279,7 +326,8 @@ def main(argv=None):
     -------
     int
         0 on success, 1 for an error reported on stderr (out of memory, an unwritable
-        output, an unreachable scheduler, a search that gave up), 130 when interrupted by
+        output, a checkpoint file that is damaged or of another count, an unreachable
+        scheduler, a search that gave up), 130 when interrupted by
         Ctrl-C, 143 and 129 for SIGTERM and SIGHUP (handled like Ctrl-C while ``main``
         runs, so that partial files are removed). Bad arguments exit through argparse with
         status 2 and the option names in the message.
@@ -297,10 +345,17 @@ def main(argv=None):
             if hasattr(signal, name):
                 handlers[name] = signal.signal(getattr(signal, name), _terminate)
     try:
-        return _main(args, commands, out)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return _main(args, commands, out)
     finally:
         for name, handler in handlers.items():
             signal.signal(getattr(signal, name), handler)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """Warnings of the package as one line on stderr (``nqueens: ...``)."""
+    print(f"nqueens: {message}", file=sys.stderr if file is None else file, flush=True)
 
 
 #: The signal that ended the run, for the exit status (128 + its number; 130 for Ctrl-C).
@@ -328,7 +383,9 @@ def _main(args, commands, out):
             raise OSError("standard output is closed")
         if output is not None:
             check_target(output)  # a bad --output fails now, not after the search
-        if args.command == "count":
+        if args.command == "status":
+            _print_status(args.file, args.json, out)
+        elif args.command == "count":
             if args.checkpoint_every is not None:  # checked first, as the other options
                 _validate.seconds(args.checkpoint_every, "checkpoint_every")
             if args.scheduler is not None:
@@ -350,6 +407,9 @@ def _main(args, commands, out):
                                              max_steps=args.max_steps), args, out)
         if out is not None:
             out.flush()
+    except checkpoint.CheckpointError as exc:  # a file to fix, not the usage
+        print(f"nqueens: {exc}", file=sys.stderr)
+        return 1
     except (TypeError, ValueError) as exc:
         commands[args.command].error(_cli_names(str(exc)))  # exits with status 2
     except KeyboardInterrupt as exc:

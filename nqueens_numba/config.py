@@ -32,6 +32,14 @@ TASK_SECONDS = 0.05
 #: in the calling thread, without a thread pool.
 DIRECT_SOLUTIONS = 200_000
 
+#: A count estimated at more than this many CPU seconds says so when it starts
+#: (``LongCountWarning``): a day.
+LONG_COUNT_SECONDS = 86_400
+
+#: Growth of a count's time per solution from one board order to the next, for that
+#: estimate: 1.12 measured between n = 16 and 17 (benchmarks/bench_count.py, one thread).
+COST_GROWTH_PER_N = 1.12
+
 #: Most seconds between two writes of a checkpoint file.
 CHECKPOINT_SECONDS = 2.0
 
@@ -50,6 +58,13 @@ MAX_BLOCK_ROWS = 1 << 18
 #: Rows of a streamed chunk when the number of solutions is not known beforehand (pre-placed
 #: queens or blocked squares): the chunk doubles from here up to ``chunk_size`` as it fills.
 FIRST_CHUNK_ROWS = 1 << 16
+
+#: Steps of a count's search between two looks at the calling thread's stop flag: one
+#: kernel call of a count, after which a thread reports its search in progress (to
+#: checkpoints and the progress bar) and shares work with idle threads. A step is a return
+#: to a row more than 2 rows above the unrolled tail (``_kernels.bitboard._count_cursor``):
+#: 10-110 ns on a 2-core machine, so 2^20 steps take 0.01-0.11 s (measured at n = 16-63).
+COUNT_BUDGET = 1 << 20
 
 #: Squares a subproblem's enumeration tries between checks for cancellation (about 0.1 s).
 STEP_BUDGET = 1 << 24

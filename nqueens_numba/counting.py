@@ -5,14 +5,20 @@ Each function validates its arguments, builds the split of the count
 and adds the results up (:meth:`nqueens_numba._split.Split.total`).
 """
 import os
+import time
+import warnings
 
 import numpy as np
 
-from . import _runner, _split, _validate, symmetry
+from . import _runner, _split, _validate, config, symmetry
 from .constraints import check_constraints
 from .enumeration import solve
 
-__all__ = ["count_solutions", "symmetry_classes", "first_row_counts"]
+__all__ = ["count_solutions", "symmetry_classes", "first_row_counts", "LongCountWarning"]
+
+
+class LongCountWarning(UserWarning):
+    """A count estimated to take more than a day of CPU time on this machine."""
 
 
 def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix_depth=None,
@@ -165,9 +171,56 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         prefix_depth = _split.resumed_depth(checkpoint, n, method)
     with _runner.compiling_notice(progress, "count"):
         split = _split.count_split(n, method, n_threads, prefix_depth, cons)
+        warn_if_long(split, n_threads, checkpoint is not None)
         results = _runner.run_split(split, n_threads, progress=progress,
                                     checkpoint=checkpoint, save_every=checkpoint_every)
     return split.total(results, fundamental)
+
+
+_seconds_per_solution = {}  # by method, measured once per process
+
+
+def estimated_cpu_seconds(n, method):
+    """Rough CPU seconds of an unconstrained count of ``n`` by ``method`` on this machine, or
+    ``None`` past the tabulated totals (``n > 27``).
+
+    The known total (OEIS A000170) times the time per solution of a count of n = 14 on one
+    thread, measured once per process (a few hundredths of a second), grown by
+    ``config.COST_GROWTH_PER_N`` per board order above 14.
+    """
+    total = _split.known_total(n)
+    if total is None:
+        return None
+    if method not in _seconds_per_solution:
+        split = _split.count_split(14, method, 1)
+        start = time.perf_counter()
+        split.job(split.states)
+        _seconds_per_solution[method] = ((time.perf_counter() - start)
+                                         / _split.known_total(14))
+    return total * _seconds_per_solution[method] * config.COST_GROWTH_PER_N ** (n - 14)
+
+
+def warn_if_long(split, n_threads, checkpointed):
+    """Warn with :class:`LongCountWarning` (one line) when the count of ``split`` is
+    estimated at more than ``config.LONG_COUNT_SECONDS`` of CPU time (unconstrained counts
+    only: a constrained count's size is not known beforehand)."""
+    n = split.n
+    if split.constraints is not None or (_split.known_total(n) or 2**64) < 10**11:
+        return
+    advice = ("its checkpoint keeps the progress" if checkpointed else
+              "use a checkpoint (checkpoint=FILE, nqueens count --checkpoint FILE) to stop "
+              "and resume it")
+    seconds = estimated_cpu_seconds(n, split.method)
+    if seconds is None:
+        message = (f"n={n}: no count this large has been published (OEIS A000170 ends at "
+                   f"n = {len(config.A000170) - 1}); it would take thousands of years of CPU time")
+    elif seconds >= config.LONG_COUNT_SECONDS:
+        hours = seconds / 3600
+        message = (f"n={n}: about {hours:,.0f} CPU-hours on this machine ({hours / n_threads:,.0f}"
+                   f" hours on {n_threads} thread{'s' if n_threads > 1 else ''}); {advice}")
+    else:
+        return
+    warnings.warn(message, LongCountWarning, stacklevel=3)
 
 
 def _orbits_by_enumeration(n):

@@ -6,7 +6,9 @@ the split's :class:`~nqueens_numba._split.CountJob` (the compiled counting kerne
 worker. Results come back as they finish and go to the same tracker as a local count's
 (:class:`nqueens_numba._runner.Tracker`: checkpoint, progress bar); the split adds them up.
 If a worker dies, Dask runs its batches again elsewhere: each batch is a pure function of its
-subproblems.
+subproblems. The searches in progress that a checkpoint saved (a local count stopped midway)
+are continued from their saved stacks by the workers, one task each
+(:meth:`~nqueens_numba._split.CountJob.complete`).
 
 Dask is imported only when these functions run: install the ``dask`` extra
 (``pip install "nqueens_numba[dask]"``).
@@ -16,6 +18,7 @@ import numpy as np
 from . import _runner, _split, _validate
 from .constraints import check_constraints
 from .counting import count_solutions as count_locally
+from .counting import warn_if_long
 
 __all__ = ["count_solutions", "connect"]
 
@@ -100,7 +103,9 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
     checkpoint : str or os.PathLike, optional
         As in :func:`nqueens_numba.count_solutions`: finished batches are recorded
         subproblem by subproblem, and a later run (distributed or local, with the same
-        split) resumes from it.
+        split) resumes from it. A local count's searches in progress are continued here
+        from their saved stacks; when a Dask count is interrupted, its batches still
+        running are not recorded (they run again on resume).
     checkpoint_every : float, optional
         Most seconds between two writes of ``checkpoint`` (default
         ``config.CHECKPOINT_SECONDS``).
@@ -147,6 +152,7 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
         prefix_depth = _split.resumed_depth(checkpoint, n, method)
     threads = _total_threads(client)
     split = _split.count_split(n, method, threads, prefix_depth, cons)
+    warn_if_long(split, threads, checkpoint is not None)
     results = _run_batches(client, split, threads * tasks_per_worker, checkpoint,
                            checkpoint_every, progress)
     return split.total(results, fundamental)
@@ -163,11 +169,17 @@ def _run_batches(client, split, n_batches, checkpoint, save_every, progress):
         job = split.job
         futures = {client.submit(job, np.ascontiguousarray(split.states[b]), pure=False): b
                    for b in batches}
+        resumed = {client.submit(job.complete, split.states[piece.index], piece,
+                                 pure=False): key
+                   for key, piece in tracker.resumed}  # searches a checkpoint saved
         try:
-            for future, out in as_completed(futures, with_results=True):
-                tracker.finish(futures[future], out)
+            for future, out in as_completed([*futures, *resumed], with_results=True):
+                if future in resumed:
+                    tracker.finish_piece(resumed[future], out)
+                else:
+                    tracker.finish(futures[future], out)
                 tracker.tick()
         except KeyboardInterrupt:
-            client.cancel(list(futures))
+            client.cancel([*futures, *resumed])
             raise tracker.interrupted() from None
     return tracker.results

@@ -135,3 +135,12 @@ def solutions_with_constraints(n, preplaced=None, blocked=None):
             continue
         out.append(q)
     return out
+
+
+def count_with_constraints(n, preplaced=None, blocked=None):
+    """Number of solutions that keep ``preplaced`` and avoid ``blocked``, by filtering the
+    backtracking solutions (n <= 10)."""
+    preplaced = preplaced or {}
+    return sum(1 for q in solutions_by_backtracking(n)
+               if all(q[r] == c for r, c in preplaced.items())
+               and (blocked is None or not any(blocked[r][q[r]] for r in range(n))))

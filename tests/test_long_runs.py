@@ -126,11 +126,15 @@ def test_ctrl_c_stops_promptly_and_the_next_call_works(monkeypatch):
 def test_interrupt_raised_in_several_workers_keeps_the_message(tmp_path, monkeypatch):
     """A KeyboardInterrupt that reaches the pool from more than one running batch still ends
     as one interruption that says how far the count got, with the checkpoint saved."""
+    original = _kernels._count_symmetric_run
+
     def interrupted(*args):
+        if not len(args[1]):  # the call that loads the kernels
+            return original(*args)
         time.sleep(0.05)  # let both threads start a batch
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(_kernels, "_count_symmetric_states", interrupted)
+    monkeypatch.setattr(_kernels, "_count_symmetric_run", interrupted)
     path = tmp_path / "run.json"
     with pytest.raises(KeyboardInterrupt, match="interrupted after 0 of"):
         nq.count_solutions(13, method="symmetric", n_threads=2, checkpoint=path)
@@ -175,16 +179,27 @@ def test_ctrl_c_in_the_cli(tmp_path):
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("second", [signal.SIGINT, signal.SIGTERM])
 def test_a_second_signal_ends_the_cli_at_once(tmp_path, second):
-    """The first Ctrl-C waits for the running subproblem (seconds at n = 17 with one
-    first-row column each); a second signal ends the process at once, leaving no temporary
-    file beside the checkpoint."""
+    """A second signal while the first one's stop saves the checkpoint (made slow here) ends
+    the process at once, leaving no temporary file beside the checkpoint."""
     path = tmp_path / "run.json"
-    cmd = [sys.executable, "-m", "nqueens_numba", "count", "17", "--method", "halving",
-           "--threads", "1", "--prefix-depth", "1", "--checkpoint", str(path)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.5)  # started, and counting a subproblem
+    code = f"""
+        import json, sys, time
+        from nqueens_numba import checkpoint
+        from nqueens_numba.cli import main
+        def slow_dump(obj, file, **kwargs):
+            json.__dict__["dump"](obj, file, **kwargs)
+            print("saving", file=sys.stderr, flush=True)
+            time.sleep(30)
+        checkpoint.json = type(json)("slow_json")
+        checkpoint.json.__dict__.update(json.__dict__, dump=slow_dump)
+        sys.exit(main(["count", "17", "--method", "halving", "--threads", "1",
+                       "--checkpoint", {str(path)!r}, "--checkpoint-every", "1000"]))
+    """
+    proc = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.5)  # started, and counting
     proc.send_signal(signal.SIGINT)
-    time.sleep(0.3)
+    assert proc.stderr.readline() == "saving\n"  # the stop is writing the checkpoint
     sent = time.perf_counter()
     proc.send_signal(second)
     out, err = proc.communicate(timeout=60)
@@ -205,11 +220,11 @@ def test_checkpoint_records_and_resumes(tmp_path, monkeypatch):
     assert len(data["finished"]) == data["split"]["n_subproblems"]
     # A complete checkpoint answers without searching again.
     calls = []
-    original = _kernels._count_symmetric_states
-    monkeypatch.setattr(_kernels, "_count_symmetric_states",
+    original = _kernels._count_symmetric_run
+    monkeypatch.setattr(_kernels, "_count_symmetric_run",
                         lambda *args: calls.append(len(args[1])) or original(*args))
     assert nq.count_solutions(14, checkpoint=path) == A000170[14]
-    assert calls == []
+    assert not any(calls)  # (the call that loads the kernels counts nothing)
 
 
 def test_resume_skips_recorded_subproblems(tmp_path, monkeypatch):
@@ -218,14 +233,15 @@ def test_resume_skips_recorded_subproblems(tmp_path, monkeypatch):
     data = json.loads(path.read_text())
     kept = data["finished"][: len(data["finished"]) // 3]
     data["finished"] = kept
-    data["sha256"] = _checksum(data["split"], kept)  # as a run stopped there would write
+    data["sha256"] = _checksum(data["split"], kept, data["in_progress"])  # as a run stopped there would write
     path.write_text(json.dumps(data))
     seen = []
-    original = _kernels._count_states
-    monkeypatch.setattr(_kernels, "_count_states",
-                        lambda *args: seen.append(len(args[1])) or original(*args))
+    original = _kernels._count_batch
+    monkeypatch.setattr(_kernels, "_count_batch",
+                        lambda *args: seen.append(args[1][:, 3:].tolist()) or original(*args))
     assert nq.count_solutions(13, method="halving", checkpoint=path) == A000170[13]
-    assert sum(seen) == data["split"]["n_subproblems"] - len(kept)
+    run = {tuple(state) for call in seen for state in call}  # every batch, whole
+    assert len(run) == data["split"]["n_subproblems"] - len(kept)
 
 
 def test_resume_uses_the_checkpoint_split(tmp_path):
@@ -256,7 +272,7 @@ def test_symmetric_checkpoint_of_other_results_is_refused(tmp_path):
     assert all(len(entry) == 1 + len(_split.SYMMETRIC_RESULTS) for entry in data["finished"])
     del data["split"]["results"]
     data["finished"] = [entry[:4] for entry in data["finished"]]
-    data["sha256"] = _checksum(data["split"], data["finished"])
+    data["sha256"] = _checksum(data["split"], data["finished"], data["in_progress"])
     path.write_text(json.dumps(data))
     before = path.read_bytes()
     with pytest.raises(CheckpointError, match="another count"):
@@ -299,7 +315,7 @@ def test_tampered_entries_are_refused(tmp_path, edit, message):
     data = json.loads(path.read_text())
     edit(data["finished"])
     if message != "checksum":
-        data["sha256"] = _checksum(data["split"], data["finished"])
+        data["sha256"] = _checksum(data["split"], data["finished"], data["in_progress"])
     path.write_text(json.dumps(data))
     before = path.read_bytes()
     with pytest.raises(CheckpointError, match=message):

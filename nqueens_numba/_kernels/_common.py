@@ -41,6 +41,11 @@ TAIL_ROWS = 4
 TAIL_SOLUTIONS = 24
 
 
+#: Rows just above the tail whose returns a count's work budget leaves uncounted: a *step*
+#: of the resumable counts is a return to a row above them (``bitboard._count_cursor``).
+_STEP_ROWS = 2
+
+
 @njit(**JIT)
 def _full_mask(n):
     """Bitboard with the ``n`` board columns set."""

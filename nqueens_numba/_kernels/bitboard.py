@@ -8,7 +8,15 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ._common import JIT, JIT_INLINE, TAIL_ROWS, TAIL_SOLUTIONS, _count_allowed_tail, _full_mask
+from ._common import (
+    _STEP_ROWS,
+    JIT,
+    JIT_INLINE,
+    TAIL_ROWS,
+    TAIL_SOLUTIONS,
+    _count_allowed_tail,
+    _full_mask,
+)
 
 
 @njit(**JIT_INLINE)
@@ -43,29 +51,64 @@ def _count_tail(full, cols, diag, anti):
 
 
 @njit(**JIT)
-def _count_state(n, row, cols, diag, anti, allow, constrained):
-    """Count the completions of one subproblem by explicit-stack depth-first search.
+def _start_count(n, state, depth, stack, level, allow):
+    """Set a count cursor to the root of the subproblem ``state`` (``depth`` rows placed).
 
-    ``row`` queens are placed; ``cols``, ``diag`` and ``anti`` are the masks for ``row``.
-    With ``constrained`` (a literal: each value compiles its own version), the queen of row
-    ``r`` may stand only on the squares of ``allow[r]`` (``(n,)`` int64 bitboards of blocked
-    squares, pre-placed queens and the squares those attack); without, ``allow`` is read only
-    by the short searches of ``_count_rows`` (all ones). Returns the number of solutions
-    below this state (``int64``).
+    ``stack``, shape ``(n + 1, 4)``, ``int64``, gets ``(free, cols, diag, anti)`` of the
+    subproblem's first free row in its row 0; ``level``, shape ``(1,)``, gets 0. The
+    queen of row ``depth`` may stand only on ``allow[depth]``.
     """
-    if row >= n:
-        return np.int64(1)
-    if n - row <= TAIL_ROWS:
-        return _count_rows(n, row, cols, diag, anti, allow)
+    cols = state[0]
+    diag = state[1]
+    anti = state[2]
+    stack[0, 0] = ~(cols | diag | anti) & _full_mask(n) & allow[depth]
+    stack[0, 1] = cols
+    stack[0, 2] = diag
+    stack[0, 3] = anti
+    level[0] = 0
+
+
+@njit(**JIT)
+def _count_cursor(n, row, stack, level, allow, constrained, budget):
+    """Continue the count of one subproblem from its cursor, for about ``budget`` steps.
+
+    The subproblem has ``row`` queens placed, ``row < n - TAIL_ROWS``. Its cursor is the
+    explicit stack of the depth-first search: ``stack[sp]``, shape ``(n + 1, 4)``,
+    ``int64``, holds ``(free, cols, diag, anti)`` of row ``row + sp`` (``free``: the squares
+    of that row not tried yet; the masks: those of that row) for ``sp = 0 .. level[0]``,
+    the deepest level being the one searched (see ``_start_count``). With ``constrained``
+    (a literal: each value compiles its own version), the queen of row ``r`` may stand only
+    on the squares of ``allow[r]`` (``(n,)`` int64); without, every square is allowed.
+
+    A *step* is one return to a row more than ``_STEP_ROWS`` rows above the tail (the last
+    ``TAIL_ROWS`` rows, unrolled): between two steps the search covers at most a subtree of
+    ``_STEP_ROWS`` rows and its tails, a few microseconds. The search stops after
+    ``budget`` steps (or at the end) with the cursor saved in place, so that the next call
+    goes on from there: ``level[0]`` is then the level to resume, or -1 once the subproblem
+    is finished. Returns ``(count, steps)``: the solutions found by this call and the steps
+    it took (``int64``).
+
+    The search runs on a copy of the stack in a local array and counts only those rare
+    returns: with the stack an argument, or every return counted, the halving count of
+    n = 16 took 4-8% longer (benchmarks/bench_compare.py).
+    """
     full = _full_mask(n)
-    free = ~(cols | diag | anti) & (allow[row] if constrained else full)
-    # ``sp`` is the stack depth: the queen being tried sits in row ``row + sp``. The children
-    # of level ``top`` start the tail, which nested loops finish.
+    # The children of level ``top`` start the tail, which nested loops finish.
     top = n - TAIL_ROWS - 1 - row
     tail = n - TAIL_ROWS
-    stack = np.empty((n, 4), dtype=np.int64)
-    sp = 0
+    sp = level[0]
+    saved = stack
+    stack = np.empty((n + 1, 4), dtype=np.int64)
+    for j in range(sp + 1):  # (loops: slice copies here made the search slower)
+        for k in range(4):
+            stack[j, k] = saved[j, k]
+    free = stack[sp, 0]
+    cols = stack[sp, 1]
+    diag = stack[sp, 2]
+    anti = stack[sp, 3]
     count = np.int64(0)
+    left = np.int64(budget)
+    shallow = top - _STEP_ROWS  # a return to a level above it is a step
     while True:
         if free != 0:
             bit = free & -free
@@ -95,6 +138,7 @@ def _count_state(n, row, cols, diag, anti, allow, constrained):
                     anti = next_anti
                     free = next_free
         elif sp == 0:
+            sp = -1
             break
         else:
             sp -= 1
@@ -102,14 +146,22 @@ def _count_state(n, row, cols, diag, anti, allow, constrained):
             cols = stack[sp, 1]
             diag = stack[sp, 2]
             anti = stack[sp, 3]
-    return count
+            if sp < shallow:
+                left -= 1
+                if left == 0:  # ``stack[sp]`` holds the registers: resume there
+                    break
+    for j in range(sp + 1):
+        for k in range(4):
+            saved[j, k] = stack[j, k]
+    level[0] = sp
+    return count, budget - left
 
 
 @njit(**JIT)
 def _count_rows(n, row, cols, diag, anti, allow):
-    """``_count_state`` without the unrolled tail, for the last few rows of small boards.
-
-    The queen of row ``r`` may stand only on the squares of ``allow[r]``.
+    """The completions of a subproblem of at most ``TAIL_ROWS`` free rows (small boards, or
+    deep prefixes), by a plain explicit-stack search; the queen of row ``r`` may stand only
+    on the squares of ``allow[r]``. Never more than ``TAIL_ROWS`` rows: no budget needed.
     """
     full = _full_mask(n)
     free = ~(cols | diag | anti) & full & allow[min(row, n - 1)]
@@ -154,29 +206,77 @@ def _count_rows(n, row, cols, diag, anti, allow):
 
 
 @njit(**JIT)
-def _count_batch(n, states, depth, allow, constrained):
-    """The completions of each state of a batch, one slot each (see ``_count_state``)."""
-    n_states = states.shape[0]
-    counts = np.zeros(n_states, dtype=np.int64)
-    for i in range(n_states):
-        counts[i] = _count_state(n, depth, states[i, 0], states[i, 1], states[i, 2], allow,
-                                 constrained)
-    return counts
+def _count_run(n, states, depth, allow, constrained, stack, level, partial, budget):
+    """Count the subproblems of a batch in order, for about ``budget`` steps in all.
+
+    ``states``: ``(k, 3 + depth)`` int64. If ``level[0] >= 0`` on entry, ``states[0]`` is
+    in progress: its cursor is ``stack``/``level`` and its count so far ``partial[0]``
+    (see ``_count_cursor``; ``partial``: ``(1,)`` int64). Returns ``(counts, n_done)``:
+    ``counts``, shape ``(k,)``, int64, holds the totals of the first ``n_done`` states,
+    which are finished. If ``n_done < k`` and ``level[0] >= 0``, ``states[n_done]`` is in
+    progress, its cursor in ``stack``/``level`` and its count so far in ``partial[0]``; with
+    ``level[0] == -1`` it is not started.
+    Every subproblem takes at least one step, so a call on many small ones returns too.
+    """
+    k = states.shape[0]
+    counts = np.zeros(k, dtype=np.int64)
+    used = np.int64(0)
+    for i in range(k):
+        if n - depth <= TAIL_ROWS:
+            counts[i] = _count_rows(n, depth, states[i, 0], states[i, 1], states[i, 2], allow)
+            level[0] = -1
+            used += 1
+        else:
+            if level[0] < 0:
+                _start_count(n, states[i], depth, stack, level, allow)
+                partial[0] = 0
+            found, steps = _count_cursor(n, depth, stack, level, allow, constrained,
+                                         max(budget - used, 1))
+            partial[0] += found
+            used += steps + 1
+            if level[0] >= 0:
+                return counts, i
+            counts[i] = partial[0]
+            partial[0] = 0
+        if used >= budget and i + 1 < k:
+            return counts, i + 1
+    return counts, k
+
+
+@njit(**JIT)
+def _count_batch(n, states, depth, stack, level, partial, budget):
+    """``_count_run`` on a board without constraints, for about ``budget`` steps.
+
+    (The entry points pass ``constrained`` as a constant, so that numba compiles the
+    search without the other case's branches: from Python it would be a run-time flag.)
+    """
+    allow = np.full(n, _full_mask(n), dtype=np.int64)
+    return _count_run(n, states, depth, allow, False, stack, level, partial, budget)
+
+
+@njit(**JIT)
+def _count_allowed_batch(n, states, depth, allow, stack, level, partial, budget):
+    """``_count_run`` on a constrained board (row ``r`` may use only ``allow[r]``), for
+    about ``budget`` steps."""
+    return _count_run(n, states, depth, allow, True, stack, level, partial, budget)
 
 
 @njit(**JIT)
 def _count_states(n, states, depth):
-    """Count the completions of a batch of subproblems, one result slot each.
-
-    Returns ``counts``, shape ``(n_states,)``, dtype ``int64``.
+    """Count the completions of a batch of subproblems, one result slot each, in one call
+    (no budget). Returns ``counts``, shape ``(n_states,)``, dtype ``int64``.
     """
-    return _count_batch(n, states, depth, np.full(n, _full_mask(n), dtype=np.int64), False)
+    return _count_batch(n, states, depth, np.empty((n + 1, 4), dtype=np.int64),
+                        np.full(1, -1, dtype=np.int64), np.zeros(1, dtype=np.int64),
+                        np.int64(1) << 62)[0]
 
 
 @njit(**JIT)
 def _count_allowed_states(n, states, depth, allow):
     """``_count_states`` on a constrained board: row ``r`` may use only ``allow[r]``."""
-    return _count_batch(n, states, depth, allow, True)
+    return _count_allowed_batch(n, states, depth, allow, np.empty((n + 1, 4), dtype=np.int64),
+                                np.full(1, -1, dtype=np.int64), np.zeros(1, dtype=np.int64),
+                                np.int64(1) << 62)[0]
 
 
 @njit(**JIT)

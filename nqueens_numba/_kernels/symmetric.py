@@ -5,7 +5,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ._common import JIT, TAIL_ROWS, _count_allowed_tail, _full_mask
+from ._common import _STEP_ROWS, JIT, TAIL_ROWS, _count_allowed_tail, _full_mask
 
 # The symmetric search visits the placements of a set ``X`` that meets every D4 orbit of
 # solutions. The distance of an edge queen from the nearest corner along its edge is
@@ -118,17 +118,23 @@ def _orbit_size_if_representative(n, queens, inverse):
 
 
 @njit(**JIT)
-def _count_symmetric_state(n, depth, state, acc, work):
-    """Add the leaves below one symmetric state to ``acc`` (see ``_count_symmetric_states``).
+def _count_symmetric_state(n, depth, state, acc, work, stack, level, budget):
+    """Add the leaves below one symmetric state to ``acc`` (see ``_count_symmetric_states``),
+    for about ``budget`` steps; returns the steps taken.
 
-    Requires ``n - TAIL_ROWS > depth >= 2``; ``acc`` is a zeroed ``int64`` array of length
-    10: ``acc[e]`` gets the leaves with trivial stabilizer and ``e`` tied edges, ``acc[8]``
-    and ``acc[9]`` the representatives of orbits of 4 and 2; ``work`` is ``(2, n)`` int64
-    scratch for the leaves fixed by rot180. Level ``sp`` of the search
-    places the queen of row ``depth + sp`` on the squares its row allows (``_row_allow``);
-    the children of level ``tail_level`` start the last ``TAIL_ROWS`` rows, searched by
-    ``_count_allowed_tail``. Side queens in row ``b`` or ``n - 1 - b`` above the tail are read from
-    the column masks on the stack when a tail has leaves.
+    Requires ``n - TAIL_ROWS > depth >= 2``; ``acc`` is an ``int64`` array of length 10:
+    ``acc[e]`` gets the leaves with trivial stabilizer and ``e`` tied edges, ``acc[8]`` and
+    ``acc[9]`` the representatives of orbits of 4 and 2; ``work`` is ``(2, n)`` int64
+    scratch for the leaves fixed by rot180. Level ``sp`` of the search places the queen of
+    row ``depth + sp`` on the squares its row allows (``_row_allow``); the children of level
+    ``tail_level`` start the last ``TAIL_ROWS`` rows, searched by ``_count_allowed_tail``.
+    Side queens in row ``b`` or ``n - 1 - b`` above the tail are read from the column masks
+    on the stack when a tail has leaves.
+
+    ``stack``, shape ``(n + 1, 4)``, ``int64``, and ``level``, shape ``(1,)``, are the
+    resumable cursor, as in the plain search (``_count_cursor``): ``level[0] == -1`` starts
+    the state, and on return it is the level to resume, or -1 once the state is finished. A
+    step is one return to a row more than ``_STEP_ROWS`` rows above the tail.
     """
     m = n - 1
     b = state[3]
@@ -146,7 +152,6 @@ def _count_symmetric_state(n, depth, state, acc, work):
         if t < TAIL_ROWS - 1 and (tail_row + t == b or tail_row + t == b2):
             params[4 + t] = side
     params[8] = np.int64(1) << np.int64(b2)  # column b holds the first-row queen
-    stack = np.zeros((n + 1, 4), dtype=np.int64)
     # Column masks on the stack around the rows b .. b2 below the prefix and above the tail:
     # the rows between keep the side columns empty, so a side queen placed in that range is
     # in row b or b2, a tie.
@@ -168,18 +173,27 @@ def _count_symmetric_state(n, depth, state, acc, work):
             masked = True
     if params[4] | params[5] | params[6]:
         masked = True
+    if level[0] < 0:
+        cols = state[0]
+        diag = state[1]
+        anti = state[2]
+        stack[0, 0] = ~(cols | diag | anti) & allow[depth]
+        stack[0, 1] = cols
+        stack[0, 2] = diag
+        stack[0, 3] = anti
+        level[0] = 0
     if masked:
-        _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, e_prefix,
-                          acc, work, True)
-    else:
-        _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, e_prefix,
-                          acc, work, False)
+        return _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_lo,
+                                 tie_hi, e_prefix, acc, work, True)
+    return _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_lo,
+                             tie_hi, e_prefix, acc, work, False)
 
 
 @njit(**JIT)
-def _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, e_prefix, acc,
-                      work, masked):
-    """The search loop of ``_count_symmetric_state``.
+def _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_lo, tie_hi,
+                      e_prefix, acc, work, masked):
+    """The search loop of ``_count_symmetric_state``, from the cursor ``stack``/``level``
+    for about ``budget`` steps; returns the steps taken.
 
     ``masked`` is a literal: ``False`` compiles a version for states whose rows below the
     prefix are all unmasked and whose tail has no tie row (``allow`` and the tail masks are
@@ -196,12 +210,19 @@ def _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, e_p
     tie0 = params[4]
     tie1 = params[5]
     tie2 = params[6]
-    cols = state[0]
-    diag = state[1]
-    anti = state[2]
-    free = ~(cols | diag | anti) & allow[depth]
-    allow_next = allow[depth + 1]  # squares of the row below the current level
-    sp = 0
+    sp = level[0]
+    saved = stack  # searched on a local copy, as in ``_count_cursor``
+    stack = np.empty((n + 1, 4), dtype=np.int64)
+    for j in range(sp + 1):
+        for k in range(4):
+            stack[j, k] = saved[j, k]
+    free = stack[sp, 0]
+    cols = stack[sp, 1]
+    diag = stack[sp, 2]
+    anti = stack[sp, 3]
+    allow_next = allow[depth + sp + 1]  # squares of the row below the current level
+    left = np.int64(budget)
+    shallow = tail_level - _STEP_ROWS  # a return to a level above it is a step
     while True:
         if free != 0:
             bit = free & -free
@@ -256,6 +277,7 @@ def _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, e_p
                         _classify_fixed_leaves(n, depth, state, stack, sp, bit, next_cols,
                                                next_diag, next_anti, params, acc, work)
         elif sp == 0:
+            sp = -1
             break
         else:
             sp -= 1
@@ -264,6 +286,15 @@ def _symmetric_search(n, depth, state, allow, params, stack, tie_lo, tie_hi, e_p
             cols = stack[sp, 1]
             diag = stack[sp, 2]
             anti = stack[sp, 3]
+            if sp < shallow:
+                left -= 1
+                if left == 0:  # ``stack[sp]`` holds the registers: resume there
+                    break
+    for j in range(sp + 1):
+        for k in range(4):
+            saved[j, k] = stack[j, k]
+    level[0] = sp
+    return budget - left
 
 
 
@@ -335,8 +366,49 @@ def _classify_fixed_leaves(n, depth, state, stack, sp, bit_above, cols, diag, an
 
 
 @njit(**JIT)
+def _count_symmetric_run(n, states, depth, stack, level, partial, work, budget):
+    """The symmetric search of a batch of states in order, for about ``budget`` steps in all.
+
+    Requires ``n - TAIL_ROWS > depth >= 2``; ``states``: ``(k, 3 + depth)`` int64. Each
+    state's results are 6 counts (see ``_count_symmetric_states``). If ``level[0] >= 0`` on
+    entry, ``states[0]`` is in progress: its cursor is ``stack``/``level`` (see
+    ``_count_symmetric_state``) and its results so far ``partial``, ``(6,)`` int64. Returns
+    ``(counts, n_done)``: ``counts``, shape ``(k, 6)``, int64, holds the results of the
+    first ``n_done`` states, which are finished. If ``n_done < k`` and ``level[0] >= 0``,
+    ``states[n_done]`` is in progress, its cursor in ``stack``/``level`` and its results so
+    far in ``partial``; with ``level[0] == -1`` it is not started. ``work``: ``(2, n)``
+    int64 scratch.
+    """
+    k = states.shape[0]
+    counts = np.zeros((k, 6), dtype=np.int64)
+    acc = np.zeros(10, dtype=np.int64)
+    used = np.int64(0)
+    for i in range(k):
+        acc[:] = 0
+        if level[0] >= 0:  # resume: acc from the results so far
+            for e in range(1, 5):
+                acc[e] = partial[e - 1]
+            acc[8] = partial[4]
+            acc[9] = partial[5]
+        used += _count_symmetric_state(n, depth, states[i], acc, work, stack, level,
+                                       max(budget - used, 1)) + 1
+        for e in range(1, 5):
+            partial[e - 1] = acc[e]
+        partial[4] = acc[8]
+        partial[5] = acc[9]
+        if level[0] >= 0:
+            return counts, i
+        counts[i, :] = partial
+        partial[:] = 0
+        if used >= budget and i + 1 < k:
+            return counts, i + 1
+    return counts, k
+
+
+@njit(**JIT)
 def _count_symmetric_states(n, states, depth):
-    """Leaves of the symmetric search below each state, one slot each.
+    """Leaves of the symmetric search below each state, one slot each, in one call (no
+    budget).
 
     Requires ``n - TAIL_ROWS > depth >= 2``. Returns ``counts``, shape ``(n_states, 6)``,
     dtype ``int64``: columns 0-3 count the leaves with a trivial stabilizer and 1, 2, 3 or 4
@@ -344,16 +416,6 @@ def _count_symmetric_states(n, states, depth):
     of 8 with ``e`` tied edges); columns 4 and 5 count the representatives of orbits of 4
     and 2 (the lexicographically smallest of their images in the search).
     """
-    n_states = states.shape[0]
-    counts = np.zeros((n_states, 6), dtype=np.int64)
-    acc = np.zeros(10, dtype=np.int64)
-    work = np.empty((2, n), dtype=np.int64)
-    for i in range(n_states):
-        acc[:] = 0
-        _count_symmetric_state(n, depth, states[i], acc, work)
-        for e in range(1, 5):
-            counts[i, e - 1] = acc[e]
-        counts[i, 4] = acc[8]
-        counts[i, 5] = acc[9]
-    return counts
-
+    return _count_symmetric_run(n, states, depth, np.empty((n + 1, 4), dtype=np.int64),
+                                np.full(1, -1, dtype=np.int64), np.zeros(6, dtype=np.int64),
+                                np.empty((2, n), dtype=np.int64), np.int64(1) << 62)[0]

@@ -1,0 +1,406 @@
+"""Resumable counts: kernels that stop after a budget and go on from their saved stack,
+searches split on demand, checkpoints that keep the searches in progress, status, signals."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import warnings
+
+import numpy as np
+import pytest
+
+import nqueens_numba as nq
+from nqueens_numba import _kernels, _split, config
+from nqueens_numba.checkpoint import CheckpointError, _checksum
+from nqueens_numba.cli import main
+from nqueens_numba.constraints import check_constraints
+
+from naive import count_with_constraints as count_naive
+
+A000170 = {1: 1, 2: 0, 3: 0, 4: 2, 5: 10, 6: 4, 7: 40, 8: 92, 9: 352, 10: 724, 11: 2680,
+           12: 14200, 13: 73712}
+
+CONSTRAINED = {  # n: (preplaced, blocked) of a constrained count
+    8: ({0: 1}, None),
+    9: (None, np.eye(9, dtype=bool)),
+    10: ({3: 4}, np.fliplr(np.eye(10, dtype=bool))),
+}
+
+
+def _splits():
+    """One split of each kind: halving, symmetric, constrained (mirror-halved or not), with
+    subproblems deep enough to stop midway (a step is a return to a row more than two rows
+    above the tail)."""
+    yield _split.count_split(11, "halving", 1, 2)
+    yield _split.count_split(12, "symmetric", 1, 2)
+    for n, preplaced, blocked in [(11, {0: 1}, None), (12, None, np.eye(12, dtype=bool)),
+                                  (11, {3: 4}, np.fliplr(np.eye(11, dtype=bool)))]:
+        yield _split.count_split(n, "halving", 1, 1, check_constraints(n, preplaced, blocked))
+
+
+@pytest.fixture
+def tiny_budget(monkeypatch):
+    """Kernel calls of a few steps, and no direct (single-call) counts: every subproblem is
+    stopped, saved and continued many times."""
+    monkeypatch.setattr(config, "COUNT_BUDGET", 3)
+    monkeypatch.setattr(config, "DIRECT_SOLUTIONS", 0)
+
+
+# --------------------------------------------------------------------------- pieces
+
+
+@pytest.mark.parametrize("split", list(_splits()), ids=lambda s: f"{s.method}-{s.n}")
+def test_pieces_split_at_random_add_up_to_each_subproblem(split):
+    """Every subproblem run a few steps at a time, its search split at random moments and
+    the pieces run in a random order, counts what one uninterrupted call counts."""
+    rng = np.random.default_rng(split.n)
+    job = split.job
+    whole = job(split.states)
+    for index in range(len(split.states)):
+        state = split.states[index:index + 1]
+        total = np.zeros(job.width, dtype=np.int64)
+        todo = [job.piece(index)]
+        splits = 0
+        while todo:
+            piece = todo.pop(int(rng.integers(len(todo))))
+            counts, done = job.run(state, piece, int(rng.integers(1, 4)))
+            if done:
+                total += counts[0]
+                continue
+            assert piece.started and job.check_piece(split.states[index], piece)
+            assert 0.0 <= split.remaining(piece) <= 1.0
+            if rng.random() < 0.5:
+                new = piece.split()
+                if new is not None:
+                    splits += 1
+                    assert job.check_piece(split.states[index], new)
+                    todo.append(new)
+            todo.append(piece)
+        np.testing.assert_array_equal(total, whole[index])
+    assert splits
+
+
+def test_a_budget_ends_a_kernel_call_midway():
+    split = _split.count_split(14, "symmetric", 1, 2)
+    job = split.job
+    piece = job.piece(0)
+    counts, done = job.run(split.states, piece, 5)
+    assert done == 0 and piece.started  # the first subproblem is far from done
+    assert 0.0 < split.remaining(piece) < 1.0
+
+
+@pytest.mark.parametrize("n", range(1, 12))
+@pytest.mark.parametrize("method", _split.METHODS)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_counts_with_a_tiny_budget(tiny_budget, n, method, threads):
+    if method == "symmetric" and not _split.has_subproblems(n, method):
+        pytest.skip("no split: counted by enumeration")
+    shallowest = 1 if method == "halving" else 2
+    for depth in {None, max(shallowest, min(shallowest, n - 1))}:
+        assert nq.count_solutions(n, method=method, n_threads=threads,
+                                  prefix_depth=depth) == A000170[n]
+
+
+@pytest.mark.parametrize("n", sorted(CONSTRAINED))
+@pytest.mark.parametrize("threads", [1, 2])
+def test_constrained_counts_with_a_tiny_budget(tiny_budget, n, threads):
+    preplaced, blocked = CONSTRAINED[n]
+    expected = count_naive(n, preplaced=preplaced, blocked=blocked)
+    assert nq.count_solutions(n, preplaced=preplaced, blocked=blocked,
+                              n_threads=threads) == expected
+
+
+def test_fundamental_and_orbits_with_a_tiny_budget(tiny_budget):
+    assert nq.count_solutions(11, fundamental=True, n_threads=2) == 341
+    assert nq.symmetry_classes(10, n_threads=2) == {8: 89, 4: 3}
+    np.testing.assert_array_equal(nq.first_row_counts(9, n_threads=2),
+                                  [28, 30, 47, 44, 54, 44, 47, 30, 28])
+
+
+# --------------------------------------------------------------------------- interrupted midway
+
+
+def _interrupt_after(monkeypatch, kernel, calls):
+    """Make the ``calls``-th kernel call (and every later one) raise KeyboardInterrupt, as
+    a Ctrl-C in the middle of the count would."""
+    original = getattr(_kernels, kernel)
+    seen = []
+
+    def counted(*args):
+        if len(args[1]):  # not the call that loads the kernels
+            seen.append(1)
+            if len(seen) >= calls:
+                raise KeyboardInterrupt
+        return original(*args)
+
+    monkeypatch.setattr(_kernels, kernel, counted)
+    return seen
+
+
+CASES = [  # (n, keyword arguments, kernel, expected): subproblems deep enough to stop midway
+    (11, dict(method="halving", prefix_depth=1), "_count_batch", 2680),
+    (12, dict(method="symmetric", prefix_depth=2), "_count_symmetric_run", 14200),
+    (12, dict(fundamental=True, prefix_depth=2), "_count_symmetric_run", 1787),
+    (10, dict(blocked=np.eye(10, dtype=bool), prefix_depth=1), "_count_allowed_batch",
+     count_naive(10, blocked=np.eye(10, dtype=bool))),
+    (10, dict(preplaced={3: 4}, prefix_depth=1), "_count_allowed_batch",
+     count_naive(10, preplaced={3: 4})),
+]
+
+
+@pytest.mark.parametrize("n, kwargs, kernel, expected", CASES,
+                         ids=lambda v: v if isinstance(v, str) else None)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_interrupted_anywhere_resumes_to_the_exact_count(tmp_path, monkeypatch, tiny_budget,
+                                                         n, kwargs, kernel, expected, threads):
+    """Stopped again and again at kernel calls spread over the count, each time saved with
+    its searches in progress and resumed from them, the count ends with the exact total."""
+    path = tmp_path / "run.json"
+    stops = in_progress = 0
+    for calls in (1, 2, 5, 11, 23, 47, 95, 10**9):
+        with monkeypatch.context() as patch:
+            _interrupt_after(patch, kernel, calls)
+            try:
+                total = nq.count_solutions(n, n_threads=threads, checkpoint=path, **kwargs)
+            except KeyboardInterrupt as exc:
+                assert "interrupted after" in str(exc) and "resume" in str(exc)
+                stops += 1
+                data = json.loads(path.read_text())
+                in_progress += len(data["in_progress"])
+                info = nq.checkpoint.status(path)
+                assert info["in_progress"] == len(data["in_progress"])
+                assert 0 <= info["fraction_done"] < 1
+                assert 0 <= info["partial_count"] <= (expected if "fundamental" not in kwargs
+                                                      else 8 * expected)
+                continue
+        break
+    assert total == expected
+    assert stops >= 3 and in_progress >= 1  # stopped midway, with searches in progress
+    info = nq.checkpoint.status(path)
+    assert info["complete"] and info["fraction_done"] == 1.0 and info["in_progress"] == 0
+    if "fundamental" not in kwargs:
+        assert info["partial_count"] == expected
+
+
+def test_status_of_a_finished_count(tmp_path):
+    path = tmp_path / "run.json"
+    assert nq.count_solutions(13, checkpoint=path) == 73712
+    info = nq.checkpoint.status(path)
+    assert info["n"] == 13 and info["method"] == "symmetric" and not info["constrained"]
+    assert info["finished"] == info["total_subproblems"] > 1
+    assert (info["in_progress"], info["partial_count"], info["fraction_done"]) == (0, 73712, 1.0)
+    assert info["complete"] and info["version"] == 2
+
+
+def test_status_errors(tmp_path):
+    with pytest.raises(CheckpointError, match="does not exist"):
+        nq.checkpoint.status(tmp_path / "none.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    with pytest.raises(CheckpointError, match="damaged"):
+        nq.checkpoint.status(bad)
+
+
+def test_version_1_files_are_still_read(tmp_path, monkeypatch):
+    path = tmp_path / "run.json"
+    nq.count_solutions(12, method="halving", checkpoint=path)
+    data = json.loads(path.read_text())
+    kept = data["finished"][::2]
+    old = {"format": data["format"], "version": 1, "split": data["split"], "finished": kept,
+           "sha256": _checksum(data["split"], kept), "complete": False,
+           "updated": data["updated"]}
+    path.write_text(json.dumps(old))
+    info = nq.checkpoint.status(path)
+    assert info["version"] == 1 and info["partial_count"] is None
+    assert info["finished"] == len(kept) and info["in_progress"] == 0
+    assert nq.count_solutions(12, method="halving", checkpoint=path) == 14200
+    assert json.loads(path.read_text())["version"] == 2
+
+
+def _stopped_checkpoint(tmp_path, monkeypatch):
+    """A checkpoint of n = 12 (symmetric) stopped with searches in progress."""
+    path = tmp_path / "run.json"
+    monkeypatch.setattr(config, "COUNT_BUDGET", 2)
+    monkeypatch.setattr(config, "DIRECT_SOLUTIONS", 0)
+    with monkeypatch.context() as patch:
+        _interrupt_after(patch, "_count_symmetric_run", 30)
+        with pytest.raises(KeyboardInterrupt):
+            nq.count_solutions(12, n_threads=1, prefix_depth=2, checkpoint=path)
+    data = json.loads(path.read_text())
+    assert data["in_progress"]
+    return path, data
+
+
+def _rewrite(path, data):
+    data["sha256"] = _checksum(data["split"], data["finished"], data["in_progress"])
+    path.write_text(json.dumps(data))
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda e: e[2][0][2][-1].__setitem__(1, e[2][0][2][-1][1] ^ 1), "no position"),
+    (lambda e: e[2][0][2][0].__setitem__(2, e[2][0][2][0][2] + 4), "no position"),
+    (lambda e: e[2][0].__setitem__(0, 99), "bad entry"),
+    (lambda e: e[2][0].__setitem__(0, e[2][0][0] + 1), "bad entry"),
+    (lambda e: e[2][0].__setitem__(1, [-1] * 6), "bad entry"),
+    (lambda e: e.__setitem__(2, []), "bad entry"),
+    (lambda e: e.__setitem__(1, [0] * 5), "bad entry"),
+])
+def test_tampered_searches_in_progress_are_refused(tmp_path, monkeypatch, edit, message):
+    path, data = _stopped_checkpoint(tmp_path, monkeypatch)
+    edit(data["in_progress"][0])
+    before = _rewrite(path, data)
+    with pytest.raises(CheckpointError, match=message):
+        nq.count_solutions(12, n_threads=1, prefix_depth=2, checkpoint=path)
+    assert path.read_bytes() == before
+
+
+def test_a_subproblem_both_finished_and_in_progress_is_refused(tmp_path, monkeypatch):
+    path, data = _stopped_checkpoint(tmp_path, monkeypatch)
+    data["finished"].append([data["in_progress"][0][0], 0, 0, 0, 0, 0, 0])
+    before = _rewrite(path, data)
+    with pytest.raises(CheckpointError, match="recorded twice"):
+        nq.count_solutions(12, n_threads=1, prefix_depth=2, checkpoint=path)
+    assert path.read_bytes() == before
+
+
+def test_an_edited_search_in_progress_fails_the_checksum(tmp_path, monkeypatch):
+    path, data = _stopped_checkpoint(tmp_path, monkeypatch)
+    data["in_progress"][0][1][0] += 1
+    path.write_text(json.dumps(data))  # checksum not updated
+    with pytest.raises(CheckpointError, match="checksum"):
+        nq.count_solutions(12, n_threads=1, prefix_depth=2, checkpoint=path)
+
+
+# --------------------------------------------------------------------------- CLI status
+
+
+def test_cli_status(tmp_path, capsys):
+    path = tmp_path / "run.json"
+    assert main(["count", "12", "--checkpoint", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["status", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "n=12, method symmetric" in out and "14,200" in out and "100%" in out
+    assert main(["status", str(path), "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info == nq.checkpoint.status(path)
+    assert main(["status", str(tmp_path / "none.json")]) == 1
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_cli_checkpoint_of_another_count_is_one_line(tmp_path, capsys):
+    path = tmp_path / "run.json"
+    assert main(["count", "12", "--checkpoint", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["count", "13", "--checkpoint", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("nqueens: checkpoint") and "another count" in err
+    assert "usage" not in err
+
+
+# --------------------------------------------------------------------------- long counts
+
+
+def test_a_count_of_more_than_a_day_says_so():
+    from nqueens_numba.counting import warn_if_long
+
+    with pytest.warns(nq.LongCountWarning, match=r"n=24: about [\d,]+ CPU-hours on this "
+                                                  r"machine .* use a checkpoint"):
+        warn_if_long(_split.count_split(24, "symmetric", 2), 2, False)
+    with pytest.warns(nq.LongCountWarning, match="no count this large"):
+        warn_if_long(_split.count_split(40, "symmetric", 2, 2), 2, True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warn_if_long(_split.count_split(19, "symmetric", 2), 2, False)  # about a minute
+        cons = check_constraints(40, {0: 3}, None)
+        warn_if_long(_split.count_split(40, "halving", 2, 2, cons), 2, False)  # unknown
+
+
+def _start(cmd, wait_for, timeout=60):
+    """Start ``cmd``; return it once ``wait_for()`` is true."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + timeout
+    while proc.poll() is None and time.monotonic() < deadline:
+        if wait_for():
+            return proc
+        time.sleep(0.01)
+    proc.kill()
+    out, err = proc.communicate()
+    pytest.fail(f"not started as expected: {err[-2000:]}")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_nqueens_count_25_stops_within_a_second(tmp_path, sig):
+    """Subproblems of n = 25 take hours; the count still stops at once, with its searches in
+    progress saved, after saying how long it would take."""
+    path = tmp_path / "n25.json"
+    cmd = [sys.executable, "-m", "nqueens_numba", "count", "25", "--checkpoint", str(path),
+           "--checkpoint-every", "0.2"]
+    proc = _start(cmd, lambda: path.exists() and json.loads(path.read_text())["in_progress"])
+    sent = time.perf_counter()
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=30)
+    assert time.perf_counter() - sent < 2.0  # 1 s, 2 s on a loaded machine
+    assert proc.returncode == 128 + sig, err
+    assert out == ""
+    lines = err.splitlines()
+    assert lines[0].startswith("nqueens: n=25: about ") and "CPU-hours" in lines[0]
+    assert "interrupted after" in err and "more in progress" in err and "Traceback" not in err
+    assert nq.checkpoint.status(path)["in_progress"] >= 1
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_a_constrained_count_of_63_stops_within_a_second():
+    code = """
+        import sys, numpy as np, nqueens_numba as nq
+        try:
+            nq.count_solutions(63, preplaced=np.full(63, -1), progress=True)
+        except KeyboardInterrupt as exc:
+            print("stopped:", exc)
+    """
+    proc = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(0.5)
+    # the bar is drawn once the count runs
+    deadline = time.monotonic() + 60
+    err = ""
+    while "subproblem" not in err and time.monotonic() < deadline:
+        err += os.read(proc.stderr.fileno(), 4096).decode()
+    time.sleep(0.5)
+    sent = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    out, rest = proc.communicate(timeout=30)
+    assert time.perf_counter() - sent < 2.0
+    assert out.startswith("stopped: count of n=63 interrupted after"), err + rest
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
+def test_kill_9_keeps_the_searches_in_progress(tmp_path):
+    """``kill -9`` of a count whose subproblems take hours (n = 25): its checkpoint shows
+    recorded progress, and a resume goes on from it (the solutions counted only grow)."""
+    path = tmp_path / "n25.json"
+    cmd = [sys.executable, "-m", "nqueens_numba", "count", "25", "--checkpoint", str(path),
+           "--checkpoint-every", "0.2"]
+
+    def counted():
+        return path.exists() and (json.loads(path.read_text()).get("partial_count") or 0) > 0
+
+    proc = _start(cmd, counted)
+    time.sleep(1)
+    proc.kill()
+    proc.communicate(timeout=30)
+    before = nq.checkpoint.status(path)
+    assert before["in_progress"] >= 1 and before["partial_count"] > 0
+    assert 0 < before["fraction_done"] < 1e-3 and not before["complete"]
+    proc = _start(cmd, lambda: nq.checkpoint.status(path)["partial_count"]
+                  > before["partial_count"])
+    proc.send_signal(signal.SIGINT)
+    proc.communicate(timeout=30)
+    after = nq.checkpoint.status(path)
+    assert after["partial_count"] > before["partial_count"]
+    assert after["fraction_done"] >= before["fraction_done"]
