@@ -37,8 +37,9 @@ DIRECT_SOLUTIONS = 200_000
 LONG_COUNT_SECONDS = 86_400
 
 #: Growth of a count's time per solution from one board order to the next, for that
-#: estimate: 1.12 measured between n = 16 and 17 (benchmarks/bench_count.py, one thread).
-COST_GROWTH_PER_N = 1.12
+#: estimate: 1.09-1.10 measured from n = 14 to 17 (symmetric search, one thread: 74, 88 and
+#: 97 ns per solution at n = 14, 16 and 17).
+COST_GROWTH_PER_N = 1.10
 
 #: Most seconds between two writes of a checkpoint file.
 CHECKPOINT_SECONDS = 2.0

@@ -71,10 +71,13 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         Show a progress bar of finished subproblems with an ETA (``tqdm.auto``: a widget in
         Jupyter, text on stderr elsewhere).
     checkpoint : str or os.PathLike, optional
-        Record the counts of finished subproblems in this JSON file (rewritten atomically
-        every ``config.CHECKPOINT_SECONDS`` and at the end), and resume from it: calling
-        again with the same file skips the recorded subproblems and returns the same result.
-        One run per file at a time.
+        Record the counts of finished subproblems and the saved stacks of the searches in
+        progress in this JSON file (rewritten atomically every ``config.CHECKPOINT_SECONDS``,
+        when stopped and at the end), and resume from it: calling again with the same file
+        skips the finished subproblems, continues the searches in progress and returns the
+        same result. After a crash or ``kill -9`` a resume loses at most the last save
+        interval of each thread. :func:`nqueens_numba.checkpoint.status` tells how far it
+        has come. One run per file at a time.
     checkpoint_every : float, optional
         Most seconds between two writes of ``checkpoint``, 0 or more (default
         ``config.CHECKPOINT_SECONDS``, 2 s).
@@ -112,10 +115,16 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         (a ``ValueError``) If ``checkpoint`` is damaged or was written for another count;
         the file is left unchanged.
     KeyboardInterrupt
-        On Ctrl-C: the count stops when the running batches finish (a fraction of a second
-        up to n = 22; seconds to hours from n = 23, where subproblems grow and the split
-        reaches ``config.MAX_SUBPROBLEMS``), saves ``checkpoint`` if given, and says how far
-        it got.
+        On Ctrl-C: the count stops within about a second at any ``n`` (the kernels return
+        after a work budget of ``config.COUNT_BUDGET`` steps with their stack saved), saves
+        ``checkpoint`` if given, with the searches in progress, and says how far it got.
+
+    Warns
+    -----
+    LongCountWarning
+        When the count is estimated at more than a day of CPU time on this machine
+        (``config.LONG_COUNT_SECONDS``; unconstrained counts of n >= 22 or so), in one line
+        at the start, with the estimate.
 
     See Also
     --------
@@ -185,7 +194,7 @@ def estimated_cpu_seconds(n, method):
     ``None`` past the tabulated totals (``n > 27``).
 
     The known total (OEIS A000170) times the time per solution of a count of n = 14 on one
-    thread, measured once per process (a few hundredths of a second), grown by
+    thread, measured once per process (best of two, a few hundredths of a second), grown by
     ``config.COST_GROWTH_PER_N`` per board order above 14.
     """
     total = _split.known_total(n)
@@ -193,10 +202,12 @@ def estimated_cpu_seconds(n, method):
         return None
     if method not in _seconds_per_solution:
         split = _split.count_split(14, method, 1)
-        start = time.perf_counter()
-        split.job(split.states)
-        _seconds_per_solution[method] = ((time.perf_counter() - start)
-                                         / _split.known_total(14))
+        times = []
+        for _ in range(2):  # the first call may load the kernel
+            start = time.perf_counter()
+            split.job(split.states)
+            times.append(time.perf_counter() - start)
+        _seconds_per_solution[method] = min(times) / _split.known_total(14)
     return total * _seconds_per_solution[method] * config.COST_GROWTH_PER_N ** (n - 14)
 
 

@@ -188,3 +188,36 @@ def test_worker_killed_mid_count(tmp_path, monkeypatch):
         assert killed, "the count ended before a worker could be killed"
         assert result["total"] == A000170[15]
         assert set(c.run(os.getpid).values()) != set(pids.values())  # a worker was replaced
+
+
+def test_searches_in_progress_of_a_local_count_finish_on_dask(client, tmp_path, monkeypatch):
+    """A local count stopped with searches in progress (saved stacks) is finished by the
+    cluster, which continues those searches from their stacks."""
+    from nqueens_numba import _kernels
+
+    path = tmp_path / "run.json"
+    monkeypatch.setattr(config, "COUNT_BUDGET", 2)
+    monkeypatch.setattr(config, "DIRECT_SOLUTIONS", 0)
+    original = _kernels._count_symmetric_run
+    calls = []
+
+    def stop_later(*args):
+        if len(args[1]):
+            calls.append(1)
+            if len(calls) > 40:
+                raise KeyboardInterrupt
+        return original(*args)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(_kernels, "_count_symmetric_run", stop_later)
+        with pytest.raises(KeyboardInterrupt, match="more in progress"):
+            nq.count_solutions(12, n_threads=2, prefix_depth=2, checkpoint=path)
+    saved = json.loads(path.read_text())["in_progress"]
+    assert saved
+    submitted = []
+    original_submit = client.submit
+    monkeypatch.setattr(client, "submit", lambda func, *args, **kwargs: submitted.append(
+        getattr(func, "__name__", "")) or original_submit(func, *args, **kwargs))
+    assert dist.count_solutions(client, 12, checkpoint=path) == A000170[12]
+    assert submitted.count("complete") == sum(len(entry[2]) for entry in saved)
+    assert nq.checkpoint.status(path)["complete"]
