@@ -245,7 +245,8 @@ class Tracker:
             total = len(self.done)
             self.checkpoint.progress(record, self.split.partial_count(counted),
                                      self.position() / total if total else 1.0)
-            self.checkpoint.save()
+            snapshot = self.checkpoint.snapshot()
+        self.checkpoint.save(snapshot)  # the threads go on meanwhile
 
     def tick(self):
         """Save the checkpoint and redraw the bar when they are due."""

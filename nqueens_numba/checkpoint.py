@@ -224,19 +224,25 @@ class Checkpoint:
         self._summary = {"partial_count": int(partial_count),
                          "fraction_done": float(fraction_done)}
 
-    def save(self):
-        """Write the checkpoint: a temporary file beside it, flushed, then renamed over it."""
-        finished = [[i, *c] for i, c in sorted(self.finished.items())]
-        in_progress = self._in_progress_record
+    def snapshot(self):
+        """What :meth:`save` writes, as cheap copies: take it under the lock that guards
+        :meth:`record` and :meth:`progress`, and save it outside."""
+        return list(self.finished.items()), self._in_progress_record, dict(self._summary)
+
+    def save(self, snapshot=None):
+        """Write the checkpoint (``snapshot`` if given, else what is recorded now): a
+        temporary file beside it, flushed, then renamed over it."""
+        items, in_progress, summary = self.snapshot() if snapshot is None else snapshot
+        finished = [[i, *c] for i, c in sorted(items)]
         data = {
             "format": FORMAT,
             "version": VERSION,
             "split": self.split,
             "finished": finished,
             "in_progress": in_progress,
-            **self._summary,
+            **summary,
             "sha256": _checksum(self.split, finished, in_progress),
-            "complete": self.complete,
+            "complete": len(finished) == self.split.get("n_subproblems"),
             "updated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         }
         with atomic_file(self.path) as file:
