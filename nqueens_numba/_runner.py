@@ -212,6 +212,28 @@ class Tracker:
                 if self.checkpoint is not None:
                     self.checkpoint.record(index, self.results[index])
 
+    def report(self, indices, key, counts, done, piece):
+        """Record one kernel call (or Dask task) on subproblems ``indices`` in order: the
+        first from piece ``key`` (``None``: not started before), ``counts[:done]`` their
+        results; when ``done < len(indices)``, ``piece`` is the cursor on
+        ``indices[done]``. Returns the key of the piece in progress after it, or ``None``."""
+        with self.lock:
+            if done:
+                first = 0
+                if key is not None:  # the piece being continued is finished
+                    self.finish_piece(key, counts[0])
+                    key, first = None, 1
+                if done > first:
+                    self.finish(indices[first:done], counts[first:done])
+            if done < len(indices):
+                piece.index = int(indices[done])
+                if piece.started:
+                    if key is None:
+                        key = self.add(piece)
+                    else:
+                        self.update(key, piece)
+            return key
+
     def _in_progress(self):
         """Subproblems in progress: ``{index: [piece, ...]}``; under the lock."""
         going = {}
@@ -428,24 +450,12 @@ def _count_pieces(split, job, tracker, work, budget, indices, key, piece):
         states = np.ascontiguousarray(split.states[indices[pos:]])
         start = time.perf_counter()
         counts, done = job.run(states, piece, budget)
-        seconds = time.perf_counter() - start
         if done:
-            first = 0
-            if key is not None:  # the piece being continued is finished
-                tracker.finish_piece(key, counts[0])
-                key, first = None, 1
-            if done > first:
-                tracker.finish(indices[pos + first:pos + done], counts[first:done])
-            work.measured(seconds, done)
+            work.measured(time.perf_counter() - start, done)
+        key = tracker.report(indices[pos:], key, counts, done, piece)
         pos += done
         if pos == len(indices):
             break
-        piece.index = int(indices[pos])
-        if piece.started:
-            if key is None:
-                key = tracker.add(piece)
-            else:
-                tracker.update(key, piece)
         if work.wanted():
             rest = indices[pos + 1:]
             if len(rest):  # subproblems not started: give them back

@@ -8,6 +8,7 @@ pool of threads (:mod:`nqueens_numba._runner`), the Dask count on a cluster
 The enumerations take their subproblems from :func:`enumeration_split` and
 :func:`stream_split`. Nothing here runs a search but the prefix enumeration.
 """
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -317,11 +318,26 @@ class CountJob:
                                                  piece.level, piece.partial, budget)
         return np.asarray(counts, dtype=np.int64).reshape(len(states), self.width), int(done)
 
-    def complete(self, state, piece):
-        """Run ``piece``, the search of ``state`` (``(3 + depth,)`` int64) in progress, to its
-        end in one call; returns its results, ``(width,)`` int64."""
-        counts, _ = self.run(np.ascontiguousarray(state)[None], piece, 1 << 62)
-        return counts[0]
+    def advance(self, states, piece, seconds, budget=None):
+        """:meth:`run` kernel calls of ``budget`` steps (``config.COUNT_BUDGET``) until the
+        batch is finished or ``seconds`` have passed: one task of a Dask worker.
+
+        Returns ``(counts, n_done, piece)``: the results of the first ``n_done`` states,
+        ``(n_done, width)`` int64, and the cursor, in progress on ``states[n_done]`` (or not
+        started there) when ``n_done < len(states)``.
+        """
+        budget = config.COUNT_BUDGET if budget is None else budget
+        start = time.perf_counter()
+        parts = []
+        done = 0
+        while done < len(states):
+            counts, n_done = self.run(states[done:], piece, budget)
+            parts.append(counts[:n_done])
+            done += n_done
+            if time.perf_counter() - start >= seconds:
+                break
+        counts = np.concatenate(parts) if parts else np.zeros((0, self.width), np.int64)
+        return counts, done, piece
 
     def row_allow(self, state):
         """Per-row allowed squares below ``state``: ``(n,)`` int64 or longer."""

@@ -67,6 +67,11 @@ FIRST_CHUNK_ROWS = 1 << 16
 #: 10-110 ns on a 2-core machine, so 2^20 steps take 0.01-0.11 s (measured at n = 16-63).
 COUNT_BUDGET = 1 << 20
 
+#: Seconds a Dask task of a count runs before it returns its search in progress (which a new
+#: task continues): the most work an interrupted Dask count loses per worker thread. About
+#: 2 ms of scheduling per task make this negligible.
+DASK_TASK_SECONDS = 5.0
+
 #: Squares a subproblem's enumeration tries between checks for cancellation (about 0.1 s).
 STEP_BUDGET = 1 << 24
 

@@ -5,17 +5,20 @@ pending subproblems are cut into balanced batches, and each batch is a Dask task
 the split's :class:`~nqueens_numba._split.CountJob` (the compiled counting kernel) on a
 worker. Results come back as they finish and go to the same tracker as a local count's
 (:class:`nqueens_numba._runner.Tracker`: checkpoint, progress bar); the split adds them up.
-If a worker dies, Dask runs its batches again elsewhere: each batch is a pure function of its
-subproblems. The searches in progress that a checkpoint saved (a local count stopped midway)
-are continued from their saved stacks by the workers, one task each
-(:meth:`~nqueens_numba._split.CountJob.complete`).
+A task runs its batch for at most about ``config.DASK_TASK_SECONDS`` and returns the search
+in progress with its stack (:meth:`~nqueens_numba._split.CountJob.advance`); the client
+records it (a checkpoint keeps it) and submits the rest as a new task, which any worker may
+run. So an interrupted or killed Dask count loses at most that much work per worker thread,
+searches in progress that a local checkpoint saved go on on the workers (and back), and near
+the end a batch is cut in two when threads idle. If a worker dies, Dask runs its task again
+elsewhere: each task is a pure function of its subproblems and stack.
 
 Dask is imported only when these functions run: install the ``dask`` extra
 (``pip install "nqueens_numba[dask]"``).
 """
 import numpy as np
 
-from . import _runner, _split, _validate
+from . import _runner, _split, _validate, config
 from .constraints import check_constraints
 from .counting import count_solutions as count_locally
 from .counting import warn_if_long
@@ -103,9 +106,7 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
     checkpoint : str or os.PathLike, optional
         As in :func:`nqueens_numba.count_solutions`: finished batches are recorded
         subproblem by subproblem, and a later run (distributed or local, with the same
-        split) resumes from it. A local count's searches in progress are continued here
-        from their saved stacks; when a Dask count is interrupted, its batches still
-        running are not recorded (they run again on resume).
+        split) resumes from it, searches in progress included.
     checkpoint_every : float, optional
         Most seconds between two writes of ``checkpoint`` (default
         ``config.CHECKPOINT_SECONDS``).
@@ -153,33 +154,61 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
     threads = _total_threads(client)
     split = _split.count_split(n, method, threads, prefix_depth, cons)
     warn_if_long(split, threads, checkpoint is not None)
-    results = _run_batches(client, split, threads * tasks_per_worker, checkpoint,
+    results = _run_batches(client, split, threads * tasks_per_worker, threads, checkpoint,
                            checkpoint_every, progress)
     return split.total(results, fundamental)
 
 
-def _run_batches(client, split, n_batches, checkpoint, save_every, progress):
-    """Results of every subproblem of ``split``, computed in batches on the cluster."""
+def _run_batches(client, split, n_batches, threads, checkpoint, save_every, progress):
+    """Results of every subproblem of ``split``, computed in batches on the cluster.
+
+    Each task runs for at most about ``config.DASK_TASK_SECONDS`` (:meth:`CountJob.advance
+    <nqueens_numba._split.CountJob.advance>`) and returns what it finished and its search in
+    progress, which the tracker records (so a checkpoint keeps it) and a new task continues.
+    When fewer tasks than worker threads are left, a continued batch is cut in two: its
+    subproblems not started, or its search in progress
+    (:meth:`~nqueens_numba._split.Piece.split`).
+    """
     from distributed import as_completed
 
+    job = split.job
+    seconds = config.DASK_TASK_SECONDS
     with _runner.Tracker(split, checkpoint, progress, save_every, where=" on Dask") as tracker:
+        tasks = {}  # future: (indices, key of the piece in progress on indices[0])
+        running = as_completed()
+
+        def submit(indices, piece, key):
+            future = client.submit(job.advance, np.ascontiguousarray(split.states[indices]),
+                                   piece, seconds, pure=False)
+            tasks[future] = (indices, key)
+            running.add(future)
+
         pending = tracker.pending
-        batches = [b for b in np.array_split(pending, max(1, min(n_batches, len(pending))))
-                   if len(b)]
-        job = split.job
-        futures = {client.submit(job, np.ascontiguousarray(split.states[b]), pure=False): b
-                   for b in batches}
-        resumed = {client.submit(job.complete, split.states[piece.index], piece,
-                                 pure=False): key
-                   for key, piece in tracker.resumed}  # searches a checkpoint saved
+        for batch in np.array_split(pending, max(1, min(n_batches, len(pending)))):
+            if len(batch):
+                submit(batch, job.piece(batch[0]), None)
+        for key, piece in tracker.resumed:  # searches in progress that a checkpoint saved
+            submit(np.array([piece.index]), piece, key)
         try:
-            for future, out in as_completed([*futures, *resumed], with_results=True):
-                if future in resumed:
-                    tracker.finish_piece(resumed[future], out)
-                else:
-                    tracker.finish(futures[future], out)
+            for future in running:
+                indices, key = tasks.pop(future)
+                counts, done, piece = future.result()
+                key = tracker.report(indices, key, counts, done, piece)
+                rest = indices[done:]
+                if len(rest):
+                    if len(tasks) + 1 < threads:  # idle threads: cut this batch in two
+                        if len(rest) > 1:
+                            submit(rest[1:], job.piece(rest[1]), None)
+                            rest = rest[:1]
+                        elif piece.started:
+                            with tracker.lock:
+                                new = piece.split()
+                                if new is not None:
+                                    tracker.update(key, piece)
+                                    submit(rest, new, tracker.add(new))
+                    submit(rest, piece, key)
                 tracker.tick()
         except KeyboardInterrupt:
-            client.cancel([*futures, *resumed])
+            client.cancel(list(tasks))
             raise tracker.interrupted() from None
     return tracker.results

@@ -216,8 +216,30 @@ def test_searches_in_progress_of_a_local_count_finish_on_dask(client, tmp_path, 
     assert saved
     submitted = []
     original_submit = client.submit
-    monkeypatch.setattr(client, "submit", lambda func, *args, **kwargs: submitted.append(
-        getattr(func, "__name__", "")) or original_submit(func, *args, **kwargs))
+    monkeypatch.setattr(client, "submit", lambda func, states, piece, *args, **kwargs: (
+        submitted.append((piece.index, piece.started)) or original_submit(
+            func, states, piece, *args, **kwargs)))
     assert dist.count_solutions(client, 12, checkpoint=path) == A000170[12]
-    assert submitted.count("complete") == sum(len(entry[2]) for entry in saved)
+    continued = [index for index, started in submitted if started]
+    assert sorted(continued) == sorted(entry[0] for entry in saved for _ in entry[2])
     assert nq.checkpoint.status(path)["complete"]
+
+
+def test_dask_tasks_return_their_search_in_progress(client, tmp_path, monkeypatch):
+    """Tasks of a fraction of a second return their searches in progress, which new tasks
+    continue (and cut in two when threads idle): the total stays exact, and a checkpoint
+    written meanwhile records searches in progress."""
+    monkeypatch.setattr(config, "DASK_TASK_SECONDS", 0.0)  # one kernel call per task
+    path = tmp_path / "run.json"
+    saved = []
+    original_save = nq.checkpoint.Checkpoint.save
+
+    def save(self, snapshot=None):
+        original_save(self, snapshot)
+        with open(self.path) as file:
+            saved.append(len(json.load(file)["in_progress"]))
+
+    monkeypatch.setattr(nq.checkpoint.Checkpoint, "save", save)
+    assert dist.count_solutions(client, 15, prefix_depth=2, tasks_per_worker=1,
+                                checkpoint=path, checkpoint_every=0) == A000170[15]
+    assert max(saved) >= 1 and saved[-1] == 0
