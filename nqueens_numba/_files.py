@@ -8,14 +8,14 @@ import tempfile
 from contextlib import contextmanager
 
 __all__ = ["atomic_file", "check_target", "probe_directory", "remove_stale_temporaries",
-           "remove_pending_temporaries"]
+           "remove_pending_temporaries", "lock_beside", "unlock"]
 
 #: Bytes of the target's name kept in its temporary file's name, which adds 14 more (a dot,
 #: a dot, 8 random characters, ``.tmp``), so that targets of up to 255 bytes can be written.
 _NAME_BYTES = 200
 
-#: Temporary files being written now, so that a process that must end at once can remove
-#: them (:func:`remove_pending_temporaries`).
+#: Temporary files being written now (and lock files held), so that a process that must end
+#: at once can remove them (:func:`remove_pending_temporaries`).
 _pending = set()
 
 #: Directories whose entries are not ordinary files (``/dev/stdout``, ``/proc/self/fd/1``,
@@ -168,3 +168,40 @@ def remove_stale_temporaries(path):
                 os.unlink(stale)
             except OSError:
                 pass
+
+
+def lock_beside(path):
+    """Take an exclusive lock for ``path``: a lock file ``.NAME.lock`` beside it, locked with
+    ``flock`` (released by the system when the process ends, even by ``kill -9``).
+
+    Returns ``(fd, lock_path)`` for :func:`unlock`, ``None`` where ``flock`` does not exist
+    (Windows). Raises ``BlockingIOError`` if another open file holds the lock, ``OSError``
+    if the lock file cannot be created.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        return None
+    target = os.path.realpath(os.fsdecode(os.fspath(path)))
+    lock_path = os.path.join(os.path.dirname(target), _temporary_prefix(target) + "lock")
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise
+    _pending.add(lock_path)
+    return fd, lock_path
+
+
+def unlock(lock):
+    """Release a lock of :func:`lock_beside` and remove its lock file."""
+    if lock is None:
+        return
+    fd, lock_path = lock
+    _pending.discard(lock_path)
+    try:
+        os.unlink(lock_path)
+    except OSError:
+        pass
+    os.close(fd)  # releases the lock

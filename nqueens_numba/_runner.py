@@ -36,7 +36,13 @@ __all__ = ["run_split", "Tracker", "progress_bar", "compiling_notice", "compile_
            "ordered_blocks", "solutions_bar", "run_threads"]
 
 
-def progress_bar(total, initial, desc, unit="subproblem", disable=False):
+#: The text of a count's bar: its subproblems done are a fraction (the share done of those in
+#: progress counts), shown with two decimals, and the percentage with one.
+COUNT_BAR_FORMAT = ("{desc}: {percentage:5.1f}%|{bar}| {n:,.2f}/{total_fmt} "
+                    "[{elapsed}<{remaining}, {rate_fmt}{postfix}]")
+
+
+def progress_bar(total, initial, desc, unit="subproblem", disable=False, bar_format=None):
     """A ``tqdm.auto`` bar of finished subproblems, or of another ``unit`` (a widget in
     Jupyter, text on stderr); ``total=None`` when unknown (no ETA then). With ``disable``,
     a bar that shows nothing."""
@@ -46,7 +52,7 @@ def progress_bar(total, initial, desc, unit="subproblem", disable=False):
         monitor_interval = 0  # no monitor thread: the callers refresh the bar themselves
 
     return Bar(total=total, initial=initial, unit=unit, desc=desc, mininterval=0.2,
-               disable=disable)
+               disable=disable, bar_format=bar_format)
 
 
 _notice = threading.local()  # whether this thread is inside compiling_notice
@@ -149,13 +155,19 @@ class Tracker:
         self.checkpoint = None
         if checkpoint is not None:
             self.checkpoint = Checkpoint(checkpoint, split.checkpoint_id, split.width)
-            self._resume(self.checkpoint)
+            try:
+                self._resume(self.checkpoint)
+                self.save()  # the file exists (for status) from the start
+            except BaseException:
+                self.checkpoint.close()
+                raise
         order = np.random.default_rng(config.SHUFFLE_SEED).permutation(n_states)
         self.pending = order[~self.done[order] & (self.live[order] == 0)]
         self.bar = None
-        self._shown = int(self.done.sum())
+        self._shown = self.position()
         if progress:
-            self.bar = progress_bar(n_states, self._shown, f"count n={self.n}{where}")
+            self.bar = progress_bar(n_states, self._shown, f"count n={self.n}{where}",
+                                    bar_format=COUNT_BAR_FORMAT)
         self._last_save = self._last_draw = time.monotonic()
 
     def _resume(self, checkpoint):
@@ -281,9 +293,10 @@ class Tracker:
             self._last_draw = now
 
     def draw(self):
-        """Show the subproblems done on the bar (the whole ones)."""
-        shown = max(self._shown, int(self.position()))
-        if shown != self._shown:
+        """Show the subproblems done on the bar: the finished ones and the estimated share
+        done of those in progress (never less than shown before)."""
+        shown = max(self._shown, self.position())
+        if shown > self._shown:
             self.bar.update(shown - self._shown)
             self._shown = shown
         else:
@@ -309,6 +322,8 @@ class Tracker:
         try:
             self.save()
         finally:
+            if self.checkpoint is not None:
+                self.checkpoint.close()
             if self.bar is not None:
                 if exc[0] is None:
                     self.draw()
@@ -471,6 +486,18 @@ def _count_pieces(split, job, tracker, work, budget, indices, key, piece):
                     work.give(entry)
 
 
+def _join(threads):
+    """Wait for stopped threads (one kernel call, a tenth of a second at most); a second
+    Ctrl-C meanwhile does not cut the stop short, so that the searches in progress are
+    saved and the message says how far the count got."""
+    for thread in threads:
+        while thread.is_alive():
+            try:
+                thread.join()
+            except KeyboardInterrupt:
+                continue
+
+
 def _run_pool(split, n_threads, tracker, budget=None):
     """The scheduler of a local count: run the tracker's work on ``n_threads`` threads.
 
@@ -498,13 +525,11 @@ def _run_pool(split, n_threads, tracker, budget=None):
             tracker.tick()
     except KeyboardInterrupt:
         work.stop()
-        for thread in threads:
-            thread.join()
+        _join(threads)
         raise tracker.interrupted() from None
     finally:
         work.stop()
-        for thread in threads:
-            thread.join()
+        _join(threads)
     if isinstance(work.error, KeyboardInterrupt):
         raise tracker.interrupted() from None
     if work.error is not None:

@@ -25,6 +25,7 @@ counted, and its stack, one row per level). ``partial_count`` is the number of s
 recorded work stands for, ``fraction_done`` an estimate of the share of the count done.
 Version 1 files (no ``in_progress``) are still read.
 """
+import errno
 import hashlib
 import json
 import os
@@ -32,7 +33,7 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from ._files import atomic_file, probe_directory, remove_stale_temporaries
+from ._files import atomic_file, lock_beside, probe_directory, remove_stale_temporaries, unlock
 
 __all__ = ["Checkpoint", "CheckpointError", "status", "split_record", "recorded_depth"]
 
@@ -47,9 +48,13 @@ class CheckpointError(ValueError):
     """A checkpoint file that cannot be used: damaged, of another count, or not writable."""
 
 
-def _checksum(split, finished, in_progress=None):
-    """The checksum of a record; version 1 files have no ``in_progress``."""
-    record = [split, finished] if in_progress is None else [split, finished, in_progress]
+def _checksum(data):
+    """The checksum of a checkpoint's content ``data`` (a dict): of every field but
+    ``sha256`` and ``updated`` (version 1: of ``split`` and ``finished`` only)."""
+    if data.get("version") == 1:
+        record = [data.get("split"), data.get("finished")]
+    else:
+        record = {key: value for key, value in data.items() if key not in ("sha256", "updated")}
     text = json.dumps(record, separators=(",", ":"), sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -91,7 +96,7 @@ def _read(path, why_damaged, check_split=None):
     in_progress = data.get("in_progress") if version >= 2 else None
     if version >= 2 and not isinstance(in_progress, list):
         raise why_damaged("'in_progress' is not a list")
-    if data.get("sha256") != _checksum(split, finished, in_progress):
+    if data.get("sha256") != _checksum(data):
         raise why_damaged("its checksum does not match its content")
     n_subproblems = split["n_subproblems"]
     width = len(split.get("results") or ()) or 1
@@ -135,7 +140,9 @@ class Checkpoint:
     ----------
     path : str, bytes or os.PathLike
         The checkpoint file. It need not exist; its directory must, and must be writable
-        (checked at once). A symbolic link is followed.
+        (checked at once). A symbolic link is followed. One run per file at a time: the
+        file is locked (a lock file ``.NAME.lock`` beside it, locked with ``flock`` where the
+        system has it) until :meth:`close`; another run raises :class:`CheckpointError`.
     split : dict
         What identifies the count: JSON-serialisable values (board order, method, prefix
         depth, number and hash of the subproblems). A file written for another split raises
@@ -161,6 +168,7 @@ class Checkpoint:
         self.in_progress = {}
         self._in_progress_record = []
         self._summary = {}
+        self._lock = None
         if not self.path:
             raise CheckpointError("checkpoint path is empty")
         target = os.path.realpath(self.path)
@@ -175,13 +183,36 @@ class Checkpoint:
         except OSError as exc:
             raise CheckpointError(f"checkpoint {self.path!r}: cannot write in directory "
                                   f"{directory!r} ({exc.strerror})") from None
-        if os.path.exists(target):
-            if not os.path.isfile(target):  # a pipe or a device: reading it could block
-                raise CheckpointError(f"checkpoint {self.path!r} is not a regular file")
-            if not os.access(target, os.R_OK):
-                raise CheckpointError(f"checkpoint {self.path!r} is not readable")
-            self._load(target)
-        remove_stale_temporaries(target)
+        try:
+            self._lock = lock_beside(target)
+        except BlockingIOError:
+            raise CheckpointError(f"checkpoint {self.path!r} is in use by another count "
+                                  f"running now (one run per file at a time)") from None
+        except OSError as exc:
+            raise CheckpointError(f"checkpoint {self.path!r}: cannot lock it "
+                                  f"({exc.strerror})") from None
+        try:
+            if os.path.exists(target):
+                if not os.path.isfile(target):  # a pipe or a device: reading it could block
+                    raise CheckpointError(f"checkpoint {self.path!r} is not a regular file")
+                if not os.access(target, os.R_OK):
+                    raise CheckpointError(f"checkpoint {self.path!r} is not readable")
+                self._load(target)
+            remove_stale_temporaries(target)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self):
+        """Release the file for other runs (the lock taken when it was opened)."""
+        unlock(self._lock)
+        self._lock = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
 
     @property
     def complete(self):
@@ -197,8 +228,12 @@ class Checkpoint:
         def check_split(split):
             if split != self.split:
                 theirs, ours = _describe(split), _describe(self.split)
-                if theirs == ours:
-                    theirs += " with other subproblems (another version of nqueens_numba?)"
+                if theirs == ours and isinstance(split, dict):
+                    if split.get("constraints_sha256") != self.split.get("constraints_sha256"):
+                        theirs += " (other ones)"
+                    else:
+                        theirs += (" with other subproblems or results (another version of "
+                                   "nqueens_numba?)")
                 raise CheckpointError(
                     f"checkpoint {self.path!r} belongs to another count: it was written for "
                     f"{theirs}; this count is {ours}. It was left unchanged: use another "
@@ -241,10 +276,10 @@ class Checkpoint:
             "finished": finished,
             "in_progress": in_progress,
             **summary,
-            "sha256": _checksum(self.split, finished, in_progress),
             "complete": len(finished) == self.split.get("n_subproblems"),
-            "updated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         }
+        data["sha256"] = _checksum(data)
+        data["updated"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
         with atomic_file(self.path) as file:
             json.dump(data, file, separators=(",", ":"))
             file.write("\n")
@@ -274,8 +309,10 @@ def status(path):
 
     Raises
     ------
+    FileNotFoundError
+        If there is no such file (a count writes its checkpoint when it starts).
     CheckpointError
-        (a ``ValueError``) If the file does not exist, cannot be read, or is damaged.
+        (a ``ValueError``) If the file cannot be read or is damaged.
 
     Examples
     --------
@@ -288,8 +325,10 @@ def status(path):
     (12, True, 14200, 1.0)
     """
     name = os.fsdecode(os.fspath(path))
+    if not os.path.exists(name):
+        raise FileNotFoundError(errno.ENOENT, "no such checkpoint file", name)
     if not os.path.isfile(name):
-        raise CheckpointError(f"checkpoint {name!r} does not exist or is not a regular file")
+        raise CheckpointError(f"checkpoint {name!r} is not a regular file")
 
     def damaged(why):
         return CheckpointError(f"checkpoint {name!r} is damaged or is not a checkpoint of "
@@ -364,5 +403,8 @@ def recorded_depth(path, n, method):
 def _describe(split):
     if not isinstance(split, dict):
         return repr(split)
-    return ", ".join(f"{key}={value!r}" for key, value in split.items()
-                     if key != "subproblems_sha256")
+    parts = [f"{key}={value!r}" for key, value in split.items()
+             if key in ("n", "method", "prefix_depth")]
+    if "constraints_sha256" in split:
+        parts.append("pre-placed queens or blocked squares")
+    return ", ".join(parts) or repr(split)[:200]

@@ -93,8 +93,9 @@ def _parser():
     )
     count.add_argument(
         "--checkpoint-every", type=float, default=None, metavar="S",
-        help=f"most seconds between two writes of the checkpoint (default: "
-        f"{config.CHECKPOINT_SECONDS:g})",
+        help=f"with --checkpoint: write FILE about every S seconds (default: "
+        f"{config.CHECKPOINT_SECONDS:g}; 0: after every kernel call, a few times a second "
+        f"per thread; inf: only when stopped and at the end)",
     )
     count.add_argument(
         "--scheduler", metavar="ADDRESS", default=None,
@@ -176,7 +177,10 @@ def _parser():
 
 def _print_status(path, as_json, out):
     """``nqueens status FILE``."""
-    info = checkpoint.status(path)
+    try:
+        info = checkpoint.status(path)
+    except OSError as exc:  # no such file: not an output error
+        raise checkpoint.CheckpointError(f"checkpoint {path!r}: {exc.strerror}") from None
     if as_json:
         out.write(json.dumps(info) + "\n")
         return
@@ -302,7 +306,8 @@ def _solve_command(args, out):
 
 #: Keyword arguments of the API and the options that set them, for error messages.
 _OPTIONS = {"n_threads": "--threads", "prefix_depth": "--prefix-depth",
-            "checkpoint_every": "--checkpoint-every",
+            "checkpoint_every": "--checkpoint-every", "checkpoint=FILE": "--checkpoint FILE",
+            "checkpoint=": "--checkpoint ",
             "max_steps": "--max-steps", "method=": "--method ",
             "fundamental=True": "--fundamental", "timeout must": "--scheduler-timeout must",
             "method='halving' or None": "--method halving or no --method"}
@@ -342,7 +347,10 @@ def main(argv=None):
     _ended_by.clear()
     if threading.current_thread() is threading.main_thread():
         for name in ("SIGINT", "SIGTERM", "SIGHUP"):
-            if hasattr(signal, name):
+            # A signal the process was started to ignore (``nohup``, ``&`` in a script)
+            # stays ignored.
+            if hasattr(signal, name) and signal.getsignal(getattr(signal, name)) \
+                    is not signal.SIG_IGN:
                 handlers[name] = signal.signal(getattr(signal, name), _terminate)
     try:
         with warnings.catch_warnings():
@@ -354,8 +362,10 @@ def main(argv=None):
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
-    """Warnings of the package as one line on stderr (``nqueens: ...``)."""
-    print(f"nqueens: {message}", file=sys.stderr if file is None else file, flush=True)
+    """Warnings of the package as one line on stderr (``nqueens: ...``), with the options'
+    names."""
+    print(f"nqueens: {_cli_names(str(message))}", file=sys.stderr if file is None else file,
+          flush=True)
 
 
 #: The signal that ended the run, for the exit status (128 + its number; 130 for Ctrl-C).

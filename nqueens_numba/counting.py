@@ -79,8 +79,9 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         interval of each thread. :func:`nqueens_numba.checkpoint.status` tells how far it
         has come. One run per file at a time.
     checkpoint_every : float, optional
-        Most seconds between two writes of ``checkpoint``, 0 or more (default
-        ``config.CHECKPOINT_SECONDS``, 2 s).
+        With ``checkpoint``: write it about every ``checkpoint_every`` seconds, 0 or more
+        (default ``config.CHECKPOINT_SECONDS``, 2 s; 0: after every kernel call; ``inf``:
+        only when stopped and at the end).
     preplaced : mapping of int to int, or array_like of int, shape (n,), optional
         Queens placed beforehand: ``{row: column}``, or ``queens[row] == column`` with -1 for
         free rows. Only completions are counted (the n-queens completion problem).
@@ -168,6 +169,8 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         checkpoint = os.fspath(checkpoint)
     if checkpoint_every is not None:
         checkpoint_every = _validate.seconds(checkpoint_every, "checkpoint_every")
+        if checkpoint is None:
+            raise ValueError("checkpoint_every applies only with checkpoint=FILE")
     cons = check_constraints(n, preplaced, blocked)
     method = _split.choose_method(n, method, fundamental, cons)
     prefix_depth = _split.check_prefix_depth(prefix_depth, n, method)
@@ -219,8 +222,7 @@ def warn_if_long(split, n_threads, checkpointed):
     if split.constraints is not None or (_split.known_total(n) or 2**64) < 10**11:
         return
     advice = ("its checkpoint keeps the progress" if checkpointed else
-              "use a checkpoint (checkpoint=FILE, nqueens count --checkpoint FILE) to stop "
-              "and resume it")
+              "pass checkpoint=FILE to stop and resume it")
     seconds = estimated_cpu_seconds(n, split.method)
     if seconds is None:
         message = (f"n={n}: no count this large has been published (OEIS A000170 ends at "

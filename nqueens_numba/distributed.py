@@ -143,6 +143,8 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
                                           what="a positive integer")
     if checkpoint_every is not None:
         checkpoint_every = _validate.seconds(checkpoint_every, "checkpoint_every")
+        if checkpoint is None:
+            raise ValueError("checkpoint_every applies only with checkpoint=FILE")
     cons = check_constraints(n, preplaced, blocked)
     method = _split.choose_method(n, method, fundamental, cons)
     prefix_depth = _split.check_prefix_depth(prefix_depth, n, method)

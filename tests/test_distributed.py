@@ -67,7 +67,7 @@ def test_checkpoint_resumes_distributed_and_locally(client, tmp_path, monkeypatc
     assert data["complete"]
     kept = data["finished"][: len(data["finished"]) // 3]
     data["finished"] = kept
-    data["sha256"] = _checksum(data["split"], kept, data["in_progress"])
+    data["sha256"] = _checksum(data)
     path.write_text(json.dumps(data))
     submitted = []
     original = client.submit
@@ -118,7 +118,7 @@ def test_constrained_checkpoint_resumes_locally(client, tmp_path):
     assert data["complete"] and "constraints_sha256" in data["split"]
     kept = data["finished"][: len(data["finished"]) // 2]
     data["finished"] = kept
-    data["sha256"] = _checksum(data["split"], kept, data["in_progress"])
+    data["sha256"] = _checksum(data)
     path.write_text(json.dumps(data))
     assert nq.count_solutions(12, preplaced={1: 4}, checkpoint=path) == \
         nq.count_solutions(12, preplaced={1: 4})

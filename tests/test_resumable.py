@@ -196,8 +196,10 @@ def test_status_of_a_finished_count(tmp_path):
 
 
 def test_status_errors(tmp_path):
-    with pytest.raises(CheckpointError, match="does not exist"):
+    with pytest.raises(FileNotFoundError):
         nq.checkpoint.status(tmp_path / "none.json")
+    with pytest.raises(CheckpointError, match="not a regular file"):
+        nq.checkpoint.status(tmp_path)
     bad = tmp_path / "bad.json"
     bad.write_text("{")
     with pytest.raises(CheckpointError, match="damaged"):
@@ -210,8 +212,8 @@ def test_version_1_files_are_still_read(tmp_path, monkeypatch):
     data = json.loads(path.read_text())
     kept = data["finished"][::2]
     old = {"format": data["format"], "version": 1, "split": data["split"], "finished": kept,
-           "sha256": _checksum(data["split"], kept), "complete": False,
-           "updated": data["updated"]}
+           "complete": False, "updated": data["updated"]}
+    old["sha256"] = _checksum(old)
     path.write_text(json.dumps(old))
     info = nq.checkpoint.status(path)
     assert info["version"] == 1 and info["partial_count"] is None
@@ -235,7 +237,7 @@ def _stopped_checkpoint(tmp_path, monkeypatch):
 
 
 def _rewrite(path, data):
-    data["sha256"] = _checksum(data["split"], data["finished"], data["in_progress"])
+    data["sha256"] = _checksum(data)
     path.write_text(json.dumps(data))
     return path.read_bytes()
 
@@ -289,7 +291,7 @@ def test_cli_status(tmp_path, capsys):
     info = json.loads(capsys.readouterr().out)
     assert info == nq.checkpoint.status(path)
     assert main(["status", str(tmp_path / "none.json")]) == 1
-    assert "does not exist" in capsys.readouterr().err
+    assert "no such checkpoint file" in capsys.readouterr().err
 
 
 def test_cli_checkpoint_of_another_count_is_one_line(tmp_path, capsys):
@@ -309,7 +311,7 @@ def test_a_count_of_more_than_a_day_says_so():
     from nqueens_numba.counting import warn_if_long
 
     with pytest.warns(nq.LongCountWarning, match=r"n=24: about [\d,]+ CPU-hours on this "
-                                                  r"machine .* use a checkpoint"):
+                                                  r"machine .* pass checkpoint=FILE"):
         warn_if_long(_split.count_split(24, "symmetric", 2), 2, False)
     with pytest.warns(nq.LongCountWarning, match="no count this large"):
         warn_if_long(_split.count_split(40, "symmetric", 2, 2), 2, True)
@@ -350,6 +352,7 @@ def test_nqueens_count_25_stops_within_a_second(tmp_path, sig):
     assert out == ""
     lines = err.splitlines()
     assert lines[0].startswith("nqueens: n=25: about ") and "CPU-hours" in lines[0]
+    assert "its checkpoint keeps the progress" in lines[0]
     assert "interrupted after" in err and "more in progress" in err and "Traceback" not in err
     assert nq.checkpoint.status(path)["in_progress"] >= 1
 
@@ -404,3 +407,45 @@ def test_kill_9_keeps_the_searches_in_progress(tmp_path):
     after = nq.checkpoint.status(path)
     assert after["partial_count"] > before["partial_count"]
     assert after["fraction_done"] >= before["fraction_done"]
+
+
+def test_the_summary_is_checksummed(tmp_path):
+    path = tmp_path / "run.json"
+    nq.count_solutions(12, checkpoint=path)
+    data = json.loads(path.read_text())
+    data["partial_count"] = 123
+    path.write_text(json.dumps(data))
+    with pytest.raises(CheckpointError, match="checksum"):
+        nq.checkpoint.status(path)
+
+
+def test_checkpoint_every_needs_a_checkpoint(capsys):
+    with pytest.raises(ValueError, match="checkpoint_every applies only with checkpoint"):
+        nq.count_solutions(12, checkpoint_every=1)
+    with pytest.raises(SystemExit):
+        main(["count", "12", "--checkpoint-every", "1"])
+    assert "--checkpoint-every applies only with --checkpoint FILE" in capsys.readouterr().err
+
+
+def test_the_checkpoint_exists_from_the_start(tmp_path, monkeypatch):
+    """Written when the count starts (before any save interval), with nothing done."""
+    path = tmp_path / "run.json"
+    _interrupt_after(monkeypatch, "_count_symmetric_run", 1)
+    with pytest.raises(KeyboardInterrupt):
+        nq.count_solutions(13, checkpoint=path, checkpoint_every=1000)
+    info = nq.checkpoint.status(path)
+    assert info["finished"] == 0 and info["partial_count"] == 0 and not info["complete"]
+
+
+def test_one_run_per_checkpoint_file(tmp_path):
+    from nqueens_numba.checkpoint import Checkpoint
+
+    path = tmp_path / "run.json"
+    split = _split.count_split(12, "symmetric", 1)
+    with Checkpoint(path, split.checkpoint_id, split.width):
+        with pytest.raises(CheckpointError, match="in use by another count"):
+            Checkpoint(path, split.checkpoint_id, split.width)
+        with pytest.raises(CheckpointError, match="in use by another count"):
+            nq.count_solutions(12, checkpoint=path)
+    assert nq.count_solutions(12, checkpoint=path) == 14200  # free again
+    assert sorted(os.listdir(tmp_path)) == ["run.json"]  # no lock file left
