@@ -72,12 +72,14 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         Jupyter, text on stderr elsewhere).
     checkpoint : str or os.PathLike, optional
         Record the counts of finished subproblems and the saved stacks of the searches in
-        progress in this JSON file (rewritten atomically every ``config.CHECKPOINT_SECONDS``,
-        when stopped and at the end), and resume from it: calling again with the same file
-        skips the finished subproblems, continues the searches in progress and returns the
-        same result. After a crash or ``kill -9`` a resume loses at most the last save
-        interval of each thread. :func:`nqueens_numba.checkpoint.status` tells how far it
-        has come. One run per file at a time.
+        progress in this JSON file (written atomically when the count starts, about every
+        ``config.CHECKPOINT_SECONDS``, when stopped and at the end), and resume from it:
+        calling again with the same file skips the finished subproblems, continues the
+        searches in progress and returns the same result (with the split the file records,
+        whatever ``n_threads``). After a crash or ``kill -9`` a resume loses at most the
+        last save interval of each thread. :func:`nqueens_numba.checkpoint.status` tells
+        how far it has come. One run per file at a time: another run on the same file
+        raises ``CheckpointError`` meanwhile.
     checkpoint_every : float, optional
         With ``checkpoint``: write it about every ``checkpoint_every`` seconds, 0 or more
         (default ``config.CHECKPOINT_SECONDS``, 2 s; 0: after every kernel call; ``inf``:
