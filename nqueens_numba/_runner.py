@@ -29,8 +29,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from . import _kernels, config
-from .checkpoint import Checkpoint
+from . import _kernels, _split, config
+from .checkpoint import Checkpoint, CheckpointError
 
 __all__ = ["run_split", "Tracker", "progress_bar", "compiling_notice", "compile_first", "Cursor",
            "ordered_blocks", "solutions_bar", "run_threads"]
@@ -177,6 +177,7 @@ class Tracker:
             self.done[index] = True
         for index, (settled, pieces) in checkpoint.in_progress.items():
             self.results[index] = settled
+            loaded = []
             for level, partial, stack in pieces:
                 piece = job.piece(index)
                 if level <= job.max_level:
@@ -185,8 +186,15 @@ class Tracker:
                     piece.stack[:level + 1] = stack
                 if level > job.max_level or not job.check_piece(self.split.states[index],
                                                                 piece):
-                    raise checkpoint._damaged(f"subproblem {index}: its saved stack is no "
+                    raise checkpoint._damaged(f"subproblem {index}: a saved stack is no "
                                               f"position of its search")
+                loaded.append(piece)
+            if _split.pieces_overlap(loaded):
+                raise checkpoint._damaged(f"subproblem {index}: its saved searches overlap")
+            if any(sum(int(p.partial[k]) for p in loaded) + int(settled[k]) > 2**62
+                   for k in range(len(settled))):
+                raise checkpoint._damaged(f"subproblem {index}: counts too large")
+            for piece in loaded:
                 self.resumed.append((self.add(piece), piece))
 
     def finish(self, index, out):
@@ -280,7 +288,12 @@ class Tracker:
             self.checkpoint.progress(record, self.split.partial_count(counted),
                                      self.position() / total if total else 1.0)
             snapshot = self.checkpoint.snapshot()
-        self.checkpoint.save(snapshot)  # the threads go on meanwhile
+        try:
+            self.checkpoint.save(snapshot)  # the threads go on meanwhile
+        except OSError as exc:
+            raise CheckpointError(f"checkpoint {self.checkpoint.path!r}: cannot write it "
+                                  f"({exc.strerror or exc}); the count stops with the work "
+                                  f"since its last save lost") from None
 
     def tick(self):
         """Save the checkpoint and redraw the bar when they are due."""

@@ -19,7 +19,7 @@ from .constraints import Constraints
 __all__ = ["METHODS", "SYMMETRIC_RESULTS", "Split", "CountJob", "Piece", "known_total", "check_method",
            "choose_method", "has_subproblems", "check_prefix_depth", "resumed_depth",
            "count_split", "enumeration_split", "stream_split", "orbits_to_count",
-           "no_constraints"]
+           "no_constraints", "pieces_overlap"]
 
 #: Counting methods: mirror halving, and the D4-symmetric search.
 METHODS = ("halving", "symmetric")
@@ -226,6 +226,20 @@ class Piece:
     def started(self):
         return int(self.level[0]) >= 0
 
+    def roots(self):
+        """The subtrees this piece has still to search, each named by its path of placed
+        queens below the prefix (a tuple of bitboards, one per row): the untried squares of
+        each level, after the squares chosen above them."""
+        level = int(self.level[0])
+        roots = []
+        path = ()
+        for j in range(level + 1):
+            free = int(self.stack[j, 0])
+            roots.extend(path + (1 << bit,) for bit in range(64) if free >> bit & 1)
+            if j < level:
+                path += (int(self.stack[j + 1, 1]) & ~int(self.stack[j, 1]),)
+        return roots
+
     def split(self):
         """Give away part of the search still ahead: a new piece of the same subproblem, or
         ``None`` when too little is left.
@@ -364,10 +378,20 @@ class CountJob:
             if j < level:
                 bit = stack[j + 1][1] & ~cols
                 if (bit == 0 or bit & (bit - 1) or not bit & open_squares
+                        or free & ((bit << 1) - 1)  # squares are tried in increasing order
                         or stack[j + 1][1:] != [cols | bit, _int64((diag | bit) << 1),
                                                 _int64((anti | bit) >> 1)]):
                     return False
         return True
+
+
+def pieces_overlap(pieces):
+    """Whether pieces of one subproblem would search a subtree twice: one of their
+    :meth:`Piece.roots` lies in (or is) another. (Pieces from :meth:`Piece.split` never do;
+    checked when a checkpoint is read.)"""
+    roots = sorted(root for piece in pieces for root in piece.roots())
+    # a path sorts right before the paths that extend it
+    return any(b[:len(a)] == a for a, b in zip(roots, roots[1:]))
 
 
 def _int64(value):

@@ -41,6 +41,9 @@ FORMAT = "nqueens_numba checkpoint"
 VERSION = 2
 _READABLE_VERSIONS = (1, 2)
 _INT64_MAX = 2**63 - 1
+#: Largest count a file may record: sums of a few stay within int64 (real counts are far
+#: smaller).
+_COUNT_MAX = 2**62
 _INT64_MIN = -2**63
 
 
@@ -48,11 +51,15 @@ class CheckpointError(ValueError):
     """A checkpoint file that cannot be used: damaged, of another count, or not writable."""
 
 
-def _checksum(data):
+def _checksum(data, early=False):
     """The checksum of a checkpoint's content ``data`` (a dict): of every field but
-    ``sha256`` and ``updated`` (version 1: of ``split`` and ``finished`` only)."""
+    ``sha256`` and ``updated`` (version 1: of ``split`` and ``finished`` only; ``early``:
+    the checksum of the first version 2 files, of ``split``, ``finished`` and
+    ``in_progress``)."""
     if data.get("version") == 1:
         record = [data.get("split"), data.get("finished")]
+    elif early:
+        record = [data.get("split"), data.get("finished"), data.get("in_progress")]
     else:
         record = {key: value for key, value in data.items() if key not in ("sha256", "updated")}
     text = json.dumps(record, separators=(",", ":"), sort_keys=True)
@@ -65,7 +72,7 @@ def _is_int(value, low, high):
 
 def _counts_ok(values, width):
     return (isinstance(values, list) and len(values) == width
-            and all(_is_int(v, 0, _INT64_MAX) for v in values))
+            and all(_is_int(v, 0, _COUNT_MAX) for v in values))
 
 
 def _read(path, why_damaged, check_split=None):
@@ -97,7 +104,15 @@ def _read(path, why_damaged, check_split=None):
     if version >= 2 and not isinstance(in_progress, list):
         raise why_damaged("'in_progress' is not a list")
     if data.get("sha256") != _checksum(data):
-        raise why_damaged("its checksum does not match its content")
+        if version == 2 and data.get("sha256") == _checksum(data, early=True):
+            data.pop("partial_count", None)  # not covered by that checksum
+            data.pop("fraction_done", None)
+        else:
+            raise why_damaged("its checksum does not match its content")
+    results = split.get("results")
+    if results is not None and (not isinstance(results, list) or not results
+                                or not all(isinstance(r, str) for r in results)):
+        raise why_damaged("'results' of its split is not a list of names")
     n_subproblems = split["n_subproblems"]
     width = len(split.get("results") or ()) or 1
     done = {}
@@ -341,6 +356,8 @@ def status(path):
     if not isinstance(fraction, float) or not 0 <= fraction <= 1:
         fraction = len(finished) / total if total else 1.0
     partial = data.get("partial_count")
+    if not _is_int(partial, 0, 2**128):
+        partial = None
     return {
         "n": split["n"],
         "method": split.get("method"),
@@ -349,7 +366,7 @@ def status(path):
         "total_subproblems": total,
         "finished": len(finished),
         "in_progress": len(in_progress),
-        "partial_count": partial if type(partial) is int else None,
+        "partial_count": partial,
         "fraction_done": 1.0 if len(finished) == total else fraction,
         "complete": len(finished) == total,
         "updated": data.get("updated"),

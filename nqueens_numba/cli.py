@@ -194,10 +194,10 @@ def _print_status(path, as_json, out):
         f"count:       {what}",
         f"subproblems: {info['finished']:,} of {info['total_subproblems']:,} finished, "
         f"{info['in_progress']:,} in progress",
-        f"solutions:   {'unknown (version 1 file)' if partial is None else f'{partial:,}'}"
-        f"{'' if info['complete'] else ' so far'}",
-        f"done:        {100 * info['fraction_done']:.4g}%"
-        f"{' (complete)' if info['complete'] else ' (estimated)'}",
+        f"solutions:   {'not recorded' if partial is None else f'{partial:,}'}"
+        f"{'' if info['complete'] or partial is None else ' so far'}",
+        ("done:        100% (complete)" if info["complete"] else
+         f"done:        {min(100 * info['fraction_done'], 99.9999):.6g}% (estimated)"),
         f"updated:     {info['updated']}",
     ]
     out.write("\n".join(lines) + "\n")

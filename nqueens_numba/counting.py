@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from . import _runner, _split, _validate, config, symmetry
+from .checkpoint import CheckpointError
 from .constraints import check_constraints
 from .enumeration import solve
 
@@ -188,7 +189,20 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         warn_if_long(split, n_threads, checkpoint is not None)
         results = _runner.run_split(split, n_threads, progress=progress,
                                     checkpoint=checkpoint, save_every=checkpoint_every)
-    return split.total(results, fundamental)
+    return total_of(split, results, fundamental, checkpoint)
+
+
+def total_of(split, results, fundamental, checkpoint):
+    """``split.total(results, fundamental)``; counts resumed from ``checkpoint`` that do not
+    add up (the file was altered) raise ``CheckpointError`` rather than an internal error."""
+    try:
+        return split.total(results, fundamental)
+    except RuntimeError as exc:
+        if checkpoint is None:
+            raise
+        raise CheckpointError(f"checkpoint {os.fspath(checkpoint)!r} holds counts that do "
+                              f"not add up ({exc}): it was altered or damaged; move or delete "
+                              f"it and count again") from None
 
 
 _seconds_per_solution = {}  # by method, measured once per process

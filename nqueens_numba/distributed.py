@@ -21,7 +21,7 @@ import numpy as np
 from . import _runner, _split, _validate, config
 from .constraints import check_constraints
 from .counting import count_solutions as count_locally
-from .counting import warn_if_long
+from .counting import total_of, warn_if_long
 
 __all__ = ["count_solutions", "connect"]
 
@@ -158,7 +158,7 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
     warn_if_long(split, threads, checkpoint is not None)
     results = _run_batches(client, split, threads * tasks_per_worker, threads, checkpoint,
                            checkpoint_every, progress)
-    return split.total(results, fundamental)
+    return total_of(split, results, fundamental, checkpoint)
 
 
 def _run_batches(client, split, n_batches, threads, checkpoint, save_every, progress):

@@ -449,3 +449,85 @@ def test_one_run_per_checkpoint_file(tmp_path):
             nq.count_solutions(12, checkpoint=path)
     assert nq.count_solutions(12, checkpoint=path) == 14200  # free again
     assert sorted(os.listdir(tmp_path)) == ["run.json"]  # no lock file left
+
+
+def _resume_edited(tmp_path, monkeypatch, edit):
+    path, data = _stopped_checkpoint(tmp_path, monkeypatch)
+    edit(data)
+    before = _rewrite(path, data)
+    return path, before
+
+
+def _first_piece(data):
+    return data["in_progress"][0][2][0]
+
+
+def test_a_duplicated_search_in_progress_is_refused(tmp_path, monkeypatch):
+    path, before = _resume_edited(tmp_path, monkeypatch, lambda d: d["in_progress"][0][2].append(
+        json.loads(json.dumps(_first_piece(d)))))
+    with pytest.raises(CheckpointError, match="overlap"):
+        nq.count_solutions(12, n_threads=1, prefix_depth=2, checkpoint=path)
+    assert path.read_bytes() == before
+
+
+def test_a_stack_that_would_search_again_is_refused(tmp_path, monkeypatch):
+    """Untried squares at or below the square chosen at a level were searched already."""
+    def edit(data):
+        stack = _first_piece(data)[2]
+        assert len(stack) >= 2
+        stack[0][0] |= stack[1][1] & ~stack[0][1]  # the chosen square, as untried
+
+    path, before = _resume_edited(tmp_path, monkeypatch, edit)
+    with pytest.raises(CheckpointError, match="no position"):
+        nq.count_solutions(12, n_threads=1, prefix_depth=2, checkpoint=path)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("where", ["settled", "finished"])
+def test_huge_counts_are_refused(tmp_path, monkeypatch, where):
+    def edit(data):
+        if where == "settled":
+            data["in_progress"][0][1][0] = 2**62
+            _first_piece(data)[1][0] = 2**62
+        else:
+            going = {entry[0] for entry in data["in_progress"]}
+            index = next(i for i in range(data["split"]["n_subproblems"]) if i not in going)
+            data["finished"].append([index, 2**63 - 1, 0, 0, 0, 0, 0])
+
+    path, before = _resume_edited(tmp_path, monkeypatch, edit)
+    with pytest.raises(CheckpointError, match="too large|bad entry"):
+        nq.count_solutions(12, n_threads=1, prefix_depth=2, checkpoint=path)
+    assert path.read_bytes() == before
+
+
+def test_counts_that_do_not_add_up_are_a_checkpoint_error(tmp_path):
+    path = tmp_path / "run.json"
+    nq.count_solutions(12, prefix_depth=2, checkpoint=path)
+    data = json.loads(path.read_text())
+    row = next(entry for entry in data["finished"] if entry[2])
+    row[2] += 1  # one more leaf with 2 tied edges: no longer a multiple of 2 in all
+    _rewrite(path, data)
+    with pytest.raises(CheckpointError, match="do not add up"):
+        nq.count_solutions(12, prefix_depth=2, checkpoint=path)
+
+
+def test_a_split_with_bad_results_is_damaged(tmp_path):
+    path = tmp_path / "run.json"
+    nq.count_solutions(12, checkpoint=path)
+    data = json.loads(path.read_text())
+    data["split"]["results"] = 6
+    _rewrite(path, data)
+    with pytest.raises(CheckpointError, match="results"):
+        nq.checkpoint.status(path)
+
+
+def test_early_version_2_files_are_read(tmp_path):
+    """The first version 2 files had a checksum of split, finished and in_progress."""
+    path = tmp_path / "run.json"
+    nq.count_solutions(12, checkpoint=path)
+    data = json.loads(path.read_text())
+    data["sha256"] = _checksum(data, early=True)
+    path.write_text(json.dumps(data))
+    info = nq.checkpoint.status(path)
+    assert info["complete"] and info["partial_count"] is None
+    assert nq.count_solutions(12, checkpoint=path) == 14200
