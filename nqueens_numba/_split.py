@@ -19,7 +19,7 @@ from .constraints import Constraints
 __all__ = ["METHODS", "SYMMETRIC_RESULTS", "Split", "CountJob", "Piece", "known_total", "check_method",
            "choose_method", "has_subproblems", "check_prefix_depth", "resumed_depth",
            "count_split", "enumeration_split", "stream_split", "orbits_to_count",
-           "no_constraints", "pieces_overlap"]
+           "no_constraints", "pieces_overlap", "is_small"]
 
 #: Counting methods: mirror halving, and the D4-symmetric search.
 METHODS = ("halving", "symmetric")
@@ -80,6 +80,13 @@ def choose_method(n, method, fundamental, constraints):
     if method is None:
         return "symmetric" if (fundamental or n >= config.SYMMETRIC_MIN_N) else "halving"
     return method
+
+
+def is_small(n):
+    """Whether a total count of ``n`` has at most ``config.DIRECT_SOLUTIONS`` solutions
+    (OEIS A000170): milliseconds of search, where compile time dominates a first call."""
+    total = known_total(n)
+    return n >= 1 and total is not None and total <= config.DIRECT_SOLUTIONS
 
 
 def has_subproblems(n, method):

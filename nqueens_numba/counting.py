@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from . import _runner, _split, _validate, config, symmetry
+from . import _kernels, _runner, _split, _validate, config, symmetry
 from .checkpoint import CheckpointError
 from .constraints import check_constraints
 from .enumeration import solve
@@ -29,10 +29,10 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
 
     Two explicit-stack depth-first searches over ``int64`` bitboards:
 
-    * ``"halving"`` (kernel ``_count_states``): only the left half of the first row is
+    * ``"halving"`` (kernel ``_count_batch``): only the left half of the first row is
       searched and its count doubled (mirror symmetry); for odd ``n`` the middle column is
       searched once.
-    * ``"symmetric"`` (kernel ``_count_symmetric_states``): of each D4 orbit only the
+    * ``"symmetric"`` (kernel ``_count_symmetric_run``): of each D4 orbit only the
       images whose first-row queen is at least as far from a corner as every other edge
       queen are searched (masks keep the side columns empty in the middle rows and the last
       queen near a corner, which cuts the other images early). An orbit of 8 has one such
@@ -57,7 +57,10 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     method : {None, "halving", "symmetric"}, optional
         The search to use. ``None`` picks ``"symmetric"`` for ``n >= 7``
         (``config.SYMMETRIC_MIN_N``, from where it is faster) and ``"halving"`` below. Both
-        give the same totals.
+        give the same totals. A plain total count of at most ``config.DIRECT_SOLUTIONS``
+        solutions (``n <= 13``) with ``None`` and no other option runs the plainest kernel
+        (``_count_small``) from the root instead: it takes milliseconds either way, and
+        that kernel compiles in a fraction of a second on first use, the others in seconds.
     fundamental : bool, optional
         Count fundamental solutions (D4 orbits, OEIS A002562) instead of all solutions.
         Needs the symmetric search; ``n = 0`` gives 1 (the empty board).
@@ -175,6 +178,10 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         if checkpoint is None:
             raise ValueError("checkpoint_every applies only with checkpoint=FILE")
     cons = check_constraints(n, preplaced, blocked)
+    if (method is None and not fundamental and cons is None and checkpoint is None
+            and not progress and prefix_depth is None and _split.is_small(n)):
+        left, middle = _kernels._count_small(n)  # compiles in a fraction of a second
+        return 2 * int(left) + int(middle)
     method = _split.choose_method(n, method, fundamental, cons)
     prefix_depth = _split.check_prefix_depth(prefix_depth, n, method)
     if not _split.has_subproblems(n, method):

@@ -316,3 +316,21 @@ def test_odd_objects_as_n(bad):
 def test_is_solution_huge_python_ints():
     assert nq.is_solution([0, 2**64]) is False
     assert nq.is_solution([2**63, 0]) is False
+
+
+@pytest.mark.parametrize("n", range(1, 14))
+def test_small_counts_run_the_root_kernel(monkeypatch, n):
+    """Plain counts of at most config.DIRECT_SOLUTIONS solutions (n <= 13) run _count_small,
+    which compiles in a fraction of a second, and agree with OEIS and both methods."""
+    from nqueens_numba import _kernels, _split
+
+    left, middle = _kernels._count_small(n)
+    assert 2 * left + middle == A000170[n]
+    assert _split.is_small(n)
+    for kernel in ("_count_symmetric_states", "_count_symmetric_run", "_count_states",
+                   "_count_batch", "_enumerate_prefixes"):
+        monkeypatch.setattr(_kernels, kernel, None)  # not called
+    assert nq.count_solutions(n) == A000170[n]
+    monkeypatch.undo()
+    for method in ("halving", "symmetric"):
+        assert nq.count_solutions(n, method=method) == A000170[n]
