@@ -57,10 +57,12 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     method : {None, "halving", "symmetric"}, optional
         The search to use. ``None`` picks ``"symmetric"`` for ``n >= 7``
         (``config.SYMMETRIC_MIN_N``, from where it is faster) and ``"halving"`` below. Both
-        give the same totals. A plain total count of at most ``config.DIRECT_SOLUTIONS``
-        solutions (``n <= 13``) with ``None`` and no other option runs the plainest kernel
-        (``_count_small``) from the root instead: it takes milliseconds either way, and
-        that kernel compiles in a fraction of a second on first use, the others in seconds.
+        give the same totals. A total count of at most ``config.DIRECT_SOLUTIONS``
+        solutions (``n <= 13``, with or without constraints) with ``None`` and no
+        ``prefix_depth``, ``progress`` or ``checkpoint`` runs the plainest kernel
+        (``_count_small``, ``_count_rows``) from the root instead: it takes milliseconds
+        either way, and that kernel compiles in a fraction of a second on first use, the
+        others in seconds.
     fundamental : bool, optional
         Count fundamental solutions (D4 orbits, OEIS A002562) instead of all solutions.
         Needs the symmetric search; ``n = 0`` gives 1 (the empty board).
@@ -178,11 +180,11 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         if checkpoint is None:
             raise ValueError("checkpoint_every applies only with checkpoint=FILE")
     cons = check_constraints(n, preplaced, blocked)
-    if (method is None and not fundamental and cons is None and checkpoint is None
-            and not progress and prefix_depth is None and _split.is_small(n)):
-        left, middle = _kernels._count_small(n)  # compiles in a fraction of a second
-        return 2 * int(left) + int(middle)
+    auto = method is None
     method = _split.choose_method(n, method, fundamental, cons)
+    if (auto and not fundamental and checkpoint is None and not progress
+            and prefix_depth is None and _split.is_small(n)):
+        return _small_count(n, cons)
     prefix_depth = _split.check_prefix_depth(prefix_depth, n, method)
     if not _split.has_subproblems(n, method):
         if checkpoint is not None:
@@ -257,6 +259,16 @@ def warn_if_long(split, n_threads, checkpointed):
     else:
         return
     warnings.warn(message, LongCountWarning, stacklevel=3)
+
+
+def _small_count(n, constraints):
+    """The total count of a small board (:func:`nqueens_numba._split.is_small`), in one call
+    of the kernel that compiles fastest (a fraction of a second, against seconds for the
+    split and the tuned kernels): milliseconds of search either way."""
+    if constraints is not None:
+        return int(_kernels._count_rows(n, 0, 0, 0, 0, constraints.allow))
+    left, middle = _kernels._count_small(n)
+    return 2 * int(left) + int(middle)
 
 
 def _orbits_by_enumeration(n):

@@ -381,7 +381,8 @@ def _enumerate_prefixes(n, depth, first_limit, allow, max_states):
                         out[n_found, 0] = cols
                         out[n_found, 1] = diag
                         out[n_found, 2] = anti
-                        out[n_found, 3:] = queens
+                        for r in range(depth):  # (loops: a slice assignment compiles
+                            out[n_found, 3 + r] = queens[r]  # numba's error strings)
                     n_found += 1
                     if n_found > max_states:
                         return out, n_found  # too many: empty (see the docstring)
@@ -589,7 +590,8 @@ def _fill_rows(n, base, stack, queens, level, out, budget, allow):
                 queens[d] = trailing_zeros(bit)
                 if d == top:
                     queens[last] = trailing_zeros(next_free)
-                    out[written, :] = queens
+                    for r in range(n):
+                        out[written, r] = queens[r]
                     written += 1
                     if written == cap:
                         break

@@ -384,7 +384,8 @@ def _count_symmetric_run(n, states, depth, stack, level, partial, work, budget):
     acc = np.zeros(10, dtype=np.int64)
     used = np.int64(0)
     for i in range(k):
-        acc[:] = 0
+        for e in range(10):  # (loops: a slice assignment compiles numba's error strings)
+            acc[e] = 0
         if level[0] >= 0:  # resume: acc from the results so far
             for e in range(1, 5):
                 acc[e] = partial[e - 1]
@@ -398,8 +399,9 @@ def _count_symmetric_run(n, states, depth, stack, level, partial, work, budget):
         partial[5] = acc[9]
         if level[0] >= 0:
             return counts, i
-        counts[i, :] = partial
-        partial[:] = 0
+        for j in range(6):
+            counts[i, j] = partial[j]
+            partial[j] = 0
         if used >= budget and i + 1 < k:
             return counts, i + 1
     return counts, k
