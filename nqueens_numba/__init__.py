@@ -11,6 +11,7 @@ from .checkpoint import CheckpointError
 from .counting import LongCountWarning, count_solutions, first_row_counts, symmetry_classes
 from .enumeration import boards, fundamental_solutions, solve
 from .huge import construct, find_solution
+from .precompile import warmup
 from .render import (
     BoardGrid,
     TraceView,
@@ -67,5 +68,6 @@ __all__ = [
     "format_board",
     "format_text",
     "to_boards",
+    "warmup",
     "__version__",
 ]

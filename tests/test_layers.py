@@ -27,7 +27,7 @@ LAYERS = [
     ["checking", "enumeration"],
     ["counting"],
     ["streaming", "tracing", "huge"],
-    ["distributed"],
+    ["distributed", "precompile"],
     ["api", "cli"],
     ["__main__", "__init__"],
 ]

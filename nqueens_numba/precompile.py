@@ -1,0 +1,95 @@
+"""Compiling every kernel ahead of time: :func:`warmup`, ``nqueens warmup``.
+
+The kernels compile on first use and are cached on disk (numba's ``cache=True``: beside the
+package in ``__pycache__``, or in ``NUMBA_CACHE_DIR``). For container images, CI and shared
+installations, :func:`warmup` runs each feature once on a tiny board, so that every kernel is
+compiled (or loaded) now and later first calls only load them.
+"""
+import numpy as np
+
+from . import _runner
+from .counting import count_solutions, first_row_counts
+from .enumeration import boards, fundamental_solutions, solve
+from .huge import find_solution
+from .streaming import iter_solutions
+from .tracing import trace
+
+__all__ = ["warmup", "cache_directory"]
+
+
+def cache_directory():
+    """Where numba caches the kernels: ``NUMBA_CACHE_DIR`` if set, else the ``__pycache__``
+    folder of the kernels' package (numba falls back to a user cache directory when that is
+    not writable)."""
+    import os
+
+    from numba.core.config import CACHE_DIR
+
+    from . import _kernels
+
+    return CACHE_DIR or os.path.join(os.path.dirname(_kernels.__file__), "__pycache__")
+
+
+def _steps():
+    """(what, call) for every kernel family: each call compiles (or loads) its kernels."""
+    blocked = np.zeros((14, 14), dtype=bool)
+    blocked[0, 0] = True
+    return [
+        ("small counts", lambda: count_solutions(8)),
+        ("small constrained counts", lambda: count_solutions(8, preplaced={0: 1})),
+        ("counts by mirror halving", lambda: count_solutions(14, method="halving",
+                                                             n_threads=1)),
+        ("counts with constraints", lambda: count_solutions(14, blocked=blocked,
+                                                            n_threads=1)),
+        ("counts by symmetry", lambda: count_solutions(14, method="symmetric", n_threads=1)),
+        ("fundamental counts", lambda: count_solutions(8, fundamental=True)),
+        ("counts by first-row column", lambda: first_row_counts(8, n_threads=1)),
+        ("solutions", lambda: solve(8, n_threads=1)),
+        ("constrained solutions", lambda: solve(8, preplaced={0: 1}, n_threads=1)),
+        ("fundamental solutions", lambda: fundamental_solutions(8, n_threads=1)),
+        ("streams", lambda: sum(map(len, iter_solutions(8, n_threads=1)))),
+        ("boards", lambda: boards(4)),
+        ("local search", lambda: find_solution(50, seed=0)),
+        ("traces", lambda: trace(6)),
+    ]
+
+
+def warmup(*, progress=False):
+    """Compile (or load from numba's cache) every kernel of the package now.
+
+    Runs each feature once on a tiny board. With an empty cache this takes about 20 s on a
+    2-core machine; with a full one, a fraction of a second. For images, CI and shared
+    installations: warm the cache once, and later first calls load the kernels instead of
+    compiling them. Where the package directory is read-only, set ``NUMBA_CACHE_DIR`` to a
+    writable directory (for the warm-up and for later use).
+
+    Parameters
+    ----------
+    progress : bool, optional
+        Show a progress bar of the features warmed (``tqdm.auto``).
+
+    Returns
+    -------
+    list of str
+        The features warmed, in order.
+
+    Examples
+    --------
+    >>> import nqueens_numba as nq
+    >>> "counts by symmetry" in nq.warmup()
+    True
+    """
+    from . import _validate
+
+    progress = _validate.flag(progress, "progress")
+    steps = _steps()
+    bar = _runner.progress_bar(len(steps), 0, "warm-up", unit="feature", disable=not progress)
+    try:
+        for what, call in steps:
+            bar.set_postfix_str(what, refresh=False)
+            with _runner.compiling_notice(progress, what):
+                call()
+            bar.update(1)
+    finally:
+        bar.close()
+    return [what for what, _ in steps]

@@ -1,0 +1,54 @@
+"""Compiling every kernel ahead of time: nq.warmup() and nqueens warmup."""
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import nqueens_numba as nq
+from nqueens_numba.cli import main
+
+
+def test_warmup_runs_every_feature(capsys):
+    features = nq.warmup()
+    assert "counts by symmetry" in features and "local search" in features
+    assert len(features) == len(set(features)) >= 10
+    with pytest.raises(TypeError, match="progress"):
+        nq.warmup(progress=1)
+    assert main(["warmup"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"kernels of {len(features)} features compiled or loaded; cached in")
+
+
+@pytest.mark.slow
+def test_after_warmup_first_calls_compile_nothing(tmp_path):
+    """With a new cache directory, ``nqueens warmup`` compiles every kernel; a later process
+    calling each main feature once then only loads them (no numba compile event)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    run = subprocess.run([sys.executable, "-m", "nqueens_numba", "warmup"], env=env,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert str(tmp_path) in run.stdout and os.listdir(tmp_path)
+    code = """
+        import numpy as np
+        from numba.core import event
+        import nqueens_numba as nq
+        compiled = []
+        class Listener(event.Listener):
+            def on_start(self, ev):
+                compiled.append(ev.data["dispatcher"].py_func.__name__)
+            def on_end(self, ev):
+                pass
+        with event.install_listener("numba:compile", Listener()):
+            nq.count_solutions(12); nq.count_solutions(16); nq.solve(9)
+            nq.count_solutions(10, preplaced={0: 2}); nq.count_solutions(9, fundamental=True)
+            nq.fundamental_solutions(8); nq.find_solution(300, seed=1); nq.trace(5)
+            next(iter(nq.iter_solutions(11))); nq.boards(5); nq.first_row_counts(9)
+            nq.count_solutions(15, blocked=np.eye(15, dtype=bool))
+        print(compiled)
+    """
+    run = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
