@@ -19,6 +19,7 @@ processes forked after a count.
 * :func:`run_threads`: independent calls spread over a pool.
 """
 import itertools
+import os
 import queue
 import sys
 import threading
@@ -58,11 +59,27 @@ def progress_bar(total, initial, desc, unit="subproblem", disable=False, bar_for
 _notice = threading.local()  # whether this thread is inside compiling_notice
 
 
+def cache_directory():
+    """Where numba caches the kernels: ``NUMBA_CACHE_DIR`` if set, else the ``__pycache__``
+    folder of the kernels' package (numba falls back to a user cache directory when that is
+    not writable)."""
+    from numba.core.config import CACHE_DIR
+
+    return CACHE_DIR or os.path.join(os.path.dirname(_kernels.__file__), "__pycache__")
+
+
+def _is_ours(ev):
+    func = getattr(ev.data.get("dispatcher"), "py_func", None)
+    return getattr(func, "__module__", "").startswith("nqueens_numba.")
+
+
 @contextmanager
 def compiling_notice(enabled, what):
     """While inside (and ``enabled``), the first kernel numba really compiles (not one loaded
     from its cache) prints one line on stderr before the wait: ``compiling kernels for
-    {what} (first use; cached afterwards)``. Nested uses print that line once."""
+    {what} (first use; cached in DIR)``. Nested uses print that line once. (Outside, the
+    first compile of the process says so without naming the feature: :func:`_FirstCompile`.)
+    """
     if not enabled or getattr(_notice, "active", False):
         yield
         return
@@ -72,10 +89,11 @@ def compiling_notice(enabled, what):
         said = False
 
         def on_start(self, ev):
-            if not self.said:
+            if not self.said and _is_ours(ev):
                 self.said = True
-                print(f"nqueens_numba: compiling kernels for {what} (first use; cached "
-                      f"afterwards)", file=sys.stderr, flush=True)
+                _FirstCompile.said = True
+                print(f"nqueens_numba: compiling kernels for {what} (first use; cached in "
+                      f"{cache_directory()})", file=sys.stderr, flush=True)
 
         def on_end(self, ev):
             pass
@@ -86,6 +104,33 @@ def compiling_notice(enabled, what):
             yield
     finally:
         _notice.active = False
+
+
+class _FirstCompile:
+    """The first kernel of the package that numba compiles in this process (not one loaded
+    from its cache) prints one line on stderr, so that a first call's seconds of compiling
+    are not taken for a hang."""
+
+    said = False
+
+    @classmethod
+    def install(cls):
+        from numba.core import event
+
+        class Listener(event.Listener):
+            def on_start(self, ev):
+                if not cls.said and not getattr(_notice, "active", False) and _is_ours(ev):
+                    cls.said = True
+                    print(f"nqueens_numba: compiling kernels (first use, seconds; cached in "
+                          f"{cache_directory()})", file=sys.stderr, flush=True)
+
+            def on_end(self, ev):
+                pass
+
+        event.register("numba:compile", Listener())
+
+
+_FirstCompile.install()
 
 
 def compile_first(call, what, notice=True):

@@ -15,8 +15,8 @@ import warnings
 
 import numpy as np
 
-from . import (_split, _validate, checkpoint, config, counting, enumeration, export, huge,
-               precompile, streaming)
+from . import (_runner, _split, _validate, checkpoint, config, counting, enumeration, export,
+               huge, precompile, streaming)
 from ._files import atomic_file, check_target, remove_pending_temporaries
 from ._version import __version__
 
@@ -408,7 +408,7 @@ def _main(args, commands, out):
         elif args.command == "warmup":
             features = precompile.warmup(progress=args.progress)
             out.write(f"kernels of {len(features)} features compiled or loaded; cached in "
-                      f"{precompile.cache_directory()}\n")
+                      f"{_runner.cache_directory()}\n")
         elif args.command == "count":
             if args.checkpoint_every is not None:  # checked first, as the other options
                 _validate.seconds(args.checkpoint_every, "checkpoint_every")

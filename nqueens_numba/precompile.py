@@ -14,20 +14,7 @@ from .huge import find_solution
 from .streaming import iter_solutions
 from .tracing import trace
 
-__all__ = ["warmup", "cache_directory"]
-
-
-def cache_directory():
-    """Where numba caches the kernels: ``NUMBA_CACHE_DIR`` if set, else the ``__pycache__``
-    folder of the kernels' package (numba falls back to a user cache directory when that is
-    not writable)."""
-    import os
-
-    from numba.core.config import CACHE_DIR
-
-    from . import _kernels
-
-    return CACHE_DIR or os.path.join(os.path.dirname(_kernels.__file__), "__pycache__")
+__all__ = ["warmup"]
 
 
 def _steps():

@@ -52,3 +52,17 @@ def test_after_warmup_first_calls_compile_nothing(tmp_path):
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
+
+
+def test_the_first_compile_says_so_once(tmp_path):
+    """With an empty cache, the first kernel compiled in a process prints one line naming
+    the cache; a process that finds them cached prints nothing."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    code = "import nqueens_numba as nq; print(nq.count_solutions(8, preplaced={0: 1}))"
+    for expected in (1, 0):
+        run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                             text=True, timeout=300)
+        assert run.returncode == 0 and run.stdout == "8\n", run.stderr
+        line = f"nqueens_numba: compiling kernels (first use, seconds; cached in {tmp_path})"
+        assert run.stderr.count(line) == expected, run.stderr
+        assert run.stderr.count("compiling") == expected
