@@ -7,7 +7,7 @@ compiled (or loaded) now and later first calls only load them.
 """
 import numpy as np
 
-from . import _runner
+from . import _runner, _validate
 from .counting import count_solutions, first_row_counts
 from .enumeration import boards, fundamental_solutions, solve
 from .huge import find_solution
@@ -66,8 +66,6 @@ def warmup(*, progress=False):
     >>> "counts by symmetry" in nq.warmup()
     True
     """
-    from . import _validate
-
     progress = _validate.flag(progress, "progress")
     steps = _steps()
     bar = _runner.progress_bar(len(steps), 0, "warm-up", unit="feature", disable=not progress)
