@@ -65,7 +65,8 @@ def _parser():
         "resume loses at most the last --checkpoint-every seconds of each thread. One "
         "thread of a 2-core machine counts N = 16 in about 1.4 s, 17 in 10 s, 18 in 75 s "
         "and 20 in about 1.5 hours; each N takes about 8 times the previous one, and a "
-        "count estimated at more than a day says so when it starts.",
+        "count estimated at more than a day says so when it starts. 'nqueens status FILE' "
+        "shows how far a checkpointed count has come, even while it runs.",
     )
     count.add_argument("n", type=int, metavar="N", help=f"board order, 0..{config.MAX_N}")
     count.add_argument(
@@ -84,7 +85,8 @@ def _parser():
     )
     count.add_argument(
         "--progress", action="store_true",
-        help="show a progress bar of finished subproblems on stderr",
+        help="show a progress bar on stderr: subproblems done (with the share done of "
+        "those in progress) and an ETA",
     )
     count.add_argument(
         "--checkpoint", metavar="FILE", default=None,
