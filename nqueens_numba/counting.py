@@ -60,7 +60,7 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         give the same totals. A total count of at most ``config.DIRECT_SOLUTIONS``
         solutions (``n <= 13``, with or without constraints) with ``None`` and no
         ``prefix_depth``, ``progress`` or ``checkpoint`` runs the plainest kernel
-        (``_count_small``, ``_count_rows``) from the root instead: it takes milliseconds
+        (``_count_rows``) from the root instead: it takes milliseconds
         either way, and that kernel compiles in a fraction of a second on first use, the
         others in seconds.
     fundamental : bool, optional
@@ -267,8 +267,13 @@ def _small_count(n, constraints):
     split and the tuned kernels): milliseconds of search either way."""
     if constraints is not None:
         return int(_kernels._count_rows(n, 0, 0, 0, 0, constraints.allow))
-    left, middle = _kernels._count_small(n)
-    return 2 * int(left) + int(middle)
+    allow = _split.no_constraints(n)
+    allow[0] = (1 << (n // 2)) - 1  # the left half of the first row: mirror halving
+    total = 2 * int(_kernels._count_rows(n, 0, 0, 0, 0, allow))
+    if n % 2:  # the middle column
+        allow[0] = 1 << (n // 2)
+        total += int(_kernels._count_rows(n, 0, 0, 0, 0, allow))
+    return total
 
 
 def _orbits_by_enumeration(n):

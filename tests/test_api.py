@@ -320,12 +320,12 @@ def test_is_solution_huge_python_ints():
 
 @pytest.mark.parametrize("n", range(1, 14))
 def test_small_counts_run_the_root_kernel(monkeypatch, n):
-    """Plain counts of at most config.DIRECT_SOLUTIONS solutions (n <= 13) run _count_small,
-    which compiles in a fraction of a second, and agree with OEIS and both methods."""
+    """Plain counts of at most config.DIRECT_SOLUTIONS solutions (n <= 13) run _count_rows
+    from the root, which compiles in a fraction of a second, and agree with OEIS and both
+    methods."""
     from nqueens_numba import _kernels, _split
 
-    left, middle = _kernels._count_small(n)
-    assert 2 * left + middle == A000170[n]
+    assert _kernels._count_rows(n, 0, 0, 0, 0, _split.no_constraints(n)) == A000170[n]
     assert _split.is_small(n)
     for kernel in ("_count_symmetric_states", "_count_symmetric_run", "_count_states",
                    "_count_batch", "_enumerate_prefixes"):

@@ -23,7 +23,6 @@ from .bitboard import (
     _count_allowed_states,
     _count_batch,
     _count_rows,
-    _count_small,
     _count_states,
     _enumerate_prefixes,
     _fill_rows,
@@ -45,7 +44,7 @@ from .trace import TRACE_PLACE, TRACE_REMOVE, TRACE_SOLUTION, _trace_search
 __all__ = [
     "JIT", "TAIL_ROWS", "TAIL_SOLUTIONS", "TRACE_PLACE", "TRACE_REMOVE", "TRACE_SOLUTION",
     "_IMAGE_COMPLEMENT", "_IMAGE_INVERSE", "_IMAGE_REVERSE",
-    "_count_allowed_batch", "_count_allowed_states", "_count_batch", "_count_rows", "_count_small",
+    "_count_allowed_batch", "_count_allowed_states", "_count_batch", "_count_rows",
     "_count_states", "_count_symmetric_run",
     "_count_symmetric_states",
     "_enumerate_prefixes", "_fill_rows", "_fill_solutions", "_min_conflicts", "_mirror_rows",

@@ -51,63 +51,6 @@ def _count_tail(full, cols, diag, anti):
 
 
 @njit(**JIT)
-def _count_small(n):
-    """The total count of a small board from the root, by the plainest explicit-stack search:
-    a kernel that compiles in a fraction of a second, for counts that take milliseconds
-    (``config.DIRECT_SOLUTIONS``), where compiling the split and the tuned kernels would cost
-    seconds on first use.
-
-    Requires ``1 <= n <= 63``. Returns ``(left, middle)``, ``int64``: the solutions with the
-    first-row queen in the left half (``2 * c < n - 1``) and in the middle column (odd
-    ``n``); the total is ``2 * left + middle`` (mirror symmetry).
-    """
-    full = (np.int64(1) << np.int64(n)) - np.int64(1)
-    stack = np.empty((n + 1, 4), dtype=np.int64)
-    counts = np.zeros(2, dtype=np.int64)
-    for half in range(2):  # the left half, then the middle column
-        if half == 0:
-            free = (np.int64(1) << np.int64(n // 2)) - np.int64(1)
-        elif n % 2:
-            free = np.int64(1) << np.int64(n // 2)
-        else:
-            break
-        cols = np.int64(0)
-        diag = np.int64(0)
-        anti = np.int64(0)
-        sp = 0
-        while True:
-            if free != 0:
-                bit = free & -free
-                free ^= bit
-                if sp == n - 1:
-                    counts[half] += 1
-                    continue
-                next_cols = cols | bit
-                next_diag = (diag | bit) << 1
-                next_anti = (anti | bit) >> 1
-                next_free = ~(next_cols | next_diag | next_anti) & full
-                if next_free != 0:
-                    stack[sp, 0] = free
-                    stack[sp, 1] = cols
-                    stack[sp, 2] = diag
-                    stack[sp, 3] = anti
-                    sp += 1
-                    cols = next_cols
-                    diag = next_diag
-                    anti = next_anti
-                    free = next_free
-            elif sp == 0:
-                break
-            else:
-                sp -= 1
-                free = stack[sp, 0]
-                cols = stack[sp, 1]
-                diag = stack[sp, 2]
-                anti = stack[sp, 3]
-    return counts[0], counts[1]
-
-
-@njit(**JIT)
 def _start_count(n, state, depth, stack, level, allow):
     """Set a count cursor to the root of the subproblem ``state`` (``depth`` rows placed).
 
@@ -216,9 +159,11 @@ def _count_cursor(n, row, stack, level, allow, constrained, budget):
 
 @njit(**JIT)
 def _count_rows(n, row, cols, diag, anti, allow):
-    """The completions of a subproblem of at most ``TAIL_ROWS`` free rows (small boards, or
-    deep prefixes), by a plain explicit-stack search; the queen of row ``r`` may stand only
-    on the squares of ``allow[r]``. Never more than ``TAIL_ROWS`` rows: no budget needed.
+    """The completions of a subproblem by the plainest explicit-stack search, without the
+    unrolled tail or a budget; the queen of row ``r`` may stand only on the squares of
+    ``allow[r]``. For subproblems of at most ``TAIL_ROWS`` free rows (deep prefixes), and for
+    whole small boards from the root (``row == 0``, counts of milliseconds), where it is the
+    kernel that compiles fastest (a fraction of a second on first use).
     """
     full = _full_mask(n)
     free = ~(cols | diag | anti) & full & allow[min(row, n - 1)]
