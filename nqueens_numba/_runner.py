@@ -518,11 +518,11 @@ def _count_pieces(split, job, tracker, work, budget, indices, key, piece):
     """Run subproblems ``indices`` in order, the first one from ``piece`` (of key ``key``,
     or not started), one kernel call of ``budget`` steps at a time; after each call report
     to the tracker, stop if the count stops, and share work with idle threads."""
+    states = np.ascontiguousarray(split.states[indices])  # copied once; views below
     pos = 0
     while pos < len(indices) and not work.stopped:
-        states = np.ascontiguousarray(split.states[indices[pos:]])
         start = time.perf_counter()
-        counts, done = job.run(states, piece, budget)
+        counts, done = job.run(states[pos:len(indices)], piece, budget)
         if done:
             work.measured(time.perf_counter() - start, done)
         key = tracker.report(indices[pos:], key, counts, done, piece)
