@@ -130,7 +130,7 @@ class _FirstCompile:
         event.register("numba:compile", Listener())
 
 
-_FirstCompile.install()
+_kernels.when_loaded(_FirstCompile.install)  # when numba is imported, before a compile
 
 
 def compile_first(call, what, notice=True):

@@ -13,13 +13,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _kernels, _validate, checkpoint, config
+from . import _breadth, _kernels, _validate, checkpoint, config
 from .constraints import Constraints
 
 __all__ = ["METHODS", "SYMMETRIC_RESULTS", "Split", "CountJob", "Piece", "known_total", "check_method",
            "choose_method", "has_subproblems", "check_prefix_depth", "resumed_depth",
            "count_split", "enumeration_split", "stream_split", "orbits_to_count",
-           "no_constraints", "pieces_overlap", "is_small"]
+           "no_constraints", "pieces_overlap", "is_small", "is_breadth"]
 
 #: Counting methods: mirror halving, and the D4-symmetric search.
 METHODS = ("halving", "symmetric")
@@ -80,6 +80,13 @@ def choose_method(n, method, fundamental, constraints):
     if method is None:
         return "symmetric" if (fundamental or n >= config.SYMMETRIC_MIN_N) else "halving"
     return method
+
+
+def is_breadth(n):
+    """Whether a board is small enough for the breadth-first search in NumPy
+    (:mod:`nqueens_numba._breadth`, ``n <= config.BREADTH_MAX_N``): milliseconds, and
+    nothing to compile or load."""
+    return 0 <= n <= min(config.BREADTH_MAX_N, _breadth.MAX_N)
 
 
 def is_small(n):

@@ -8,7 +8,6 @@ from the package but ``config``.
 import operator
 import os
 
-import numba
 import numpy as np
 
 from . import config
@@ -79,9 +78,21 @@ def board_order(n):
     return n
 
 
+def max_threads():
+    """The most threads a call may use: ``NUMBA_NUM_THREADS``, read as numba reads it but
+    without importing numba (which a small board does not need): the environment variable,
+    else the CPUs this process may run on."""
+    value = os.environ.get("NUMBA_NUM_THREADS", "").strip()
+    if value:
+        return int(value)
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
 def threads(n_threads):
     """Validate ``n_threads``: ``None`` (all of numba's threads) or ``1..NUMBA_NUM_THREADS``."""
-    most = numba.config.NUMBA_NUM_THREADS
+    most = max_threads()
     if n_threads is None:
         return most
     n_threads = integer(n_threads, "n_threads")

@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from . import _kernels, _runner, _split, _validate, config, symmetry
+from . import _breadth, _kernels, _runner, _split, _validate, config, symmetry
 from .checkpoint import CheckpointError
 from .constraints import check_constraints
 from .enumeration import solve
@@ -57,11 +57,13 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     method : {None, "halving", "symmetric"}, optional
         The search to use. ``None`` picks ``"symmetric"`` for ``n >= 7``
         (``config.SYMMETRIC_MIN_N``, from where it is faster) and ``"halving"`` below. Both
-        give the same totals. A total count of at most ``config.DIRECT_SOLUTIONS``
-        solutions (``n <= 13``, with or without constraints) with ``None`` and no
-        ``prefix_depth``, ``progress`` or ``checkpoint`` runs the plainest kernel
-        (``_count_rows``) from the root instead: it takes milliseconds
-        either way, and that kernel compiles in a fraction of a second on first use, the
+        give the same totals. With ``None`` and no ``prefix_depth``, ``progress`` or
+        ``checkpoint``, small boards skip the kernels' compile: up to
+        ``config.BREADTH_MAX_N`` (12) a breadth-first search in NumPy counts them
+        (milliseconds; the fundamental count classifies the solutions with
+        :mod:`~nqueens_numba.symmetry`), and a total count of at most
+        ``config.DIRECT_SOLUTIONS`` solutions (``n = 13``) runs the plainest kernel
+        (``_count_rows``) from the root, which compiles in a fraction of a second, the
         others in seconds.
     fundamental : bool, optional
         Count fundamental solutions (D4 orbits, OEIS A002562) instead of all solutions.
@@ -182,9 +184,13 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     cons = check_constraints(n, preplaced, blocked)
     auto = method is None
     method = _split.choose_method(n, method, fundamental, cons)
-    if (auto and not fundamental and checkpoint is None and not progress
-            and prefix_depth is None and _split.is_small(n)):
-        return _small_count(n, cons)
+    if auto and checkpoint is None and not progress and prefix_depth is None:
+        if _split.is_breadth(n):  # nothing to compile
+            if fundamental:
+                return 1 if n == 0 else _split.orbits_to_count(_orbits_by_enumeration(n), True)
+            return _breadth.count(n, None if cons is None else cons.allow)
+        if not fundamental and _split.is_small(n):
+            return _small_count(n, cons)
     prefix_depth = _split.check_prefix_depth(prefix_depth, n, method)
     if not _split.has_subproblems(n, method):
         if checkpoint is not None:
@@ -262,8 +268,8 @@ def warn_if_long(split, n_threads, checkpointed):
 
 
 def _small_count(n, constraints):
-    """The total count of a small board (:func:`nqueens_numba._split.is_small`), in one call
-    of the kernel that compiles fastest (a fraction of a second, against seconds for the
+    """The total count of a small board (:func:`nqueens_numba._split.is_small`) past the
+    NumPy search, in one call of the kernel that compiles fastest (a fraction of a second, against seconds for the
     split and the tuned kernels): milliseconds of search either way."""
     if constraints is not None:
         return int(_kernels._count_rows(n, 0, 0, 0, 0, constraints.allow))
@@ -277,8 +283,8 @@ def _small_count(n, constraints):
 
 
 def _orbits_by_enumeration(n):
-    """Orbits by size of a board too small for the symmetric kernel: its solutions,
-    classified with :mod:`nqueens_numba.symmetry`."""
+    """Orbits by size of a small board (too small for the symmetric kernel, or for the
+    breadth-first search): its solutions, classified with :mod:`nqueens_numba.symmetry`."""
     sols = solve(n, n_threads=1)
     canonical = sols[symmetry.is_canonical(sols)] if len(sols) else sols
     sizes = symmetry.orbit_size(canonical) if len(canonical) else np.zeros(0, np.int64)
@@ -287,7 +293,7 @@ def _orbits_by_enumeration(n):
 
 def _orbits(n, n_threads):
     """Orbits by size ``{1: a, 2: b, 4: c, 8: d}`` of an ``n``-board, ``n >= 1``."""
-    if not _split.has_subproblems(n, "symmetric"):
+    if _split.is_breadth(n) or not _split.has_subproblems(n, "symmetric"):
         return _orbits_by_enumeration(n)
     split = _split.count_split(n, "symmetric", n_threads)
     return split.orbits(_runner.run_split(split, n_threads))

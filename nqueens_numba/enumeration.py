@@ -6,7 +6,7 @@ first row is searched and the rest are mirror images.
 """
 import numpy as np
 
-from . import _kernels, _runner, _split, _validate, config, symmetry
+from . import _breadth, _kernels, _runner, _split, _validate, config, symmetry
 from .constraints import check_constraints
 from .render import to_boards
 
@@ -117,6 +117,20 @@ def _solve_first(n, limit, cons=None, progress=False):
     return np.concatenate(blocks) if blocks else np.empty((0, n), dtype=np.int8)
 
 
+def _solve_small(n, limit, cons, max_bytes):
+    """The solutions of a small board (:func:`nqueens_numba._split.is_breadth`), or the
+    first ``limit``, by the breadth-first search in NumPy."""
+    allow = None if cons is None else cons.allow
+    total = _split.known_total(n) if allow is None else _breadth.count(n, allow)
+    if limit is None:  # (a limit was checked by the caller)
+        _validate.result_size(n, total, max_bytes)
+    sols = _breadth.solutions(n, allow)
+    if len(sols) != total:
+        raise RuntimeError(f"the enumeration of n={n} found {len(sols)} solutions, expected "
+                           f"{total}")
+    return sols if limit is None or limit >= len(sols) else sols[:limit].copy()
+
+
 def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blocked=None,
           progress=False):
     """All solutions of the n-queens problem, in lexicographic order.
@@ -124,7 +138,8 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
     Subproblems of a prefix split (left half of the first row only) are enumerated in
     parallel by the explicit-stack kernel ``_fill_solutions`` and written in order; the
     solutions with the first queen in the right half are the mirror images of the left-half
-    ones, in reverse order.
+    ones, in reverse order. Boards up to ``config.BREADTH_MAX_N`` (12) without ``progress``
+    are searched row by row in NumPy instead: milliseconds, and no kernel to compile.
 
     Parameters
     ----------
@@ -195,6 +210,8 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
     if limit is not None:
         total = _split.known_total(n)
         _validate.result_size(n, limit if total is None else min(limit, total), max_bytes)
+    if not progress and _split.is_breadth(n):  # nothing to compile
+        return _solve_small(n, limit, cons, max_bytes)
     with _runner.compiling_notice(progress, "solve"):
         if limit is not None:
             return _solve_first(n, limit, cons, progress)

@@ -8,7 +8,7 @@ import os
 
 import numpy as np
 
-from . import _kernels, _runner, _split, _validate, config, counting, export
+from . import _breadth, _kernels, _runner, _split, _validate, config, counting, export
 from ._files import check_target
 from .constraints import check_constraints
 
@@ -23,7 +23,9 @@ def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, b
     ``n_threads`` threads enumerates them (kernel ``_fill_solutions``) a few ahead of the one
     whose solutions are being handed out, and the chunks are assembled in order. Memory
     stays near a few chunks whatever ``n`` is. Closing the generator, or leaving a ``for``
-    loop over it, stops the work within moments.
+    loop over it, stops the work within moments. Boards up to ``config.BREADTH_MAX_N`` (12)
+    without ``progress`` are searched in NumPy (no kernel to compile) and handed out in
+    chunks.
 
     Unlike :func:`solve`, every first-row column is searched (mirror images cannot be
     produced in order without holding half of the solutions), so enumerating everything
@@ -94,6 +96,11 @@ def _chunks(n, chunk_size, n_threads, cons=None, progress=False):
         yield np.empty((1, 0), dtype=np.int8)
         return
     allow = None if cons is None else cons.allow
+    if not progress and _split.is_breadth(n):  # a small board: nothing to compile
+        sols = _breadth.solutions(n, allow)
+        for start in range(0, len(sols), chunk_size):
+            yield sols[start:start + chunk_size].copy()
+        return
     # Solutions still to come: exactly known without constraints (n <= 27), else unknown,
     # and the chunk then starts small and grows to ``chunk_size`` as solutions arrive.
     remaining = _split.known_total(n) if cons is None else None

@@ -166,8 +166,11 @@ def test_solve_limit_beyond_the_table():
     assert sols[0, 0] == 0
 
 
-def test_enumeration_consistency_check(monkeypatch):
-    """A total that disagrees with the search is an error, never a silently wrong array."""
+@pytest.mark.parametrize("breadth_max_n", [config.BREADTH_MAX_N, 0])
+def test_enumeration_consistency_check(monkeypatch, breadth_max_n):
+    """A total that disagrees with the search is an error, never a silently wrong array
+    (in NumPy and by the kernels)."""
+    monkeypatch.setattr(config, "BREADTH_MAX_N", breadth_max_n)
     wrong = list(config.A000170)
     wrong[8] = 90
     monkeypatch.setattr(config, "A000170", tuple(wrong))
@@ -320,10 +323,12 @@ def test_is_solution_huge_python_ints():
 
 @pytest.mark.parametrize("n", range(1, 14))
 def test_small_counts_run_the_root_kernel(monkeypatch, n):
-    """Plain counts of at most config.DIRECT_SOLUTIONS solutions (n <= 13) run _count_rows
-    from the root, which compiles in a fraction of a second, and agree with OEIS and both
-    methods."""
+    """Plain counts of at most config.DIRECT_SOLUTIONS solutions (n <= 13) not searched in
+    NumPy (here: none) run _count_rows from the root, which compiles in a fraction of a
+    second, and agree with OEIS and both methods."""
     from nqueens_numba import _kernels, _split
+
+    monkeypatch.setattr(config, "BREADTH_MAX_N", 0)
 
     assert _kernels._count_rows(n, 0, 0, 0, 0, _split.no_constraints(n)) == A000170[n]
     assert _split.is_small(n)
@@ -334,3 +339,4 @@ def test_small_counts_run_the_root_kernel(monkeypatch, n):
     monkeypatch.undo()
     for method in ("halving", "symmetric"):
         assert nq.count_solutions(n, method=method) == A000170[n]
+    assert config.BREADTH_MAX_N > 0

@@ -16,10 +16,11 @@ PACKAGE = pathlib.Path(nqueens_numba.__file__).parent
 LAYERS = [
     ["config", "_version"],
     ["_validate"],
+    ["_kernels._sizes"],
     ["_kernels._common"],
     ["_kernels.bitboard", "_kernels.symmetric", "_kernels.local_search", "_kernels.trace"],
     ["_kernels"],
-    ["_files"],
+    ["_files", "_breadth"],
     ["constraints", "symmetry", "render", "checkpoint"],
     ["_split"],
     ["export"],

@@ -46,6 +46,10 @@ def test_after_warmup_first_calls_compile_nothing(tmp_path):
             nq.fundamental_solutions(8); nq.find_solution(300, seed=1); nq.trace(5)
             next(iter(nq.iter_solutions(11))); nq.boards(5); nq.first_row_counts(9)
             nq.count_solutions(15, blocked=np.eye(15, dtype=bool))
+            # n = 13: the kernels of boards past the NumPy search
+            nq.count_solutions(13); nq.count_solutions(13, preplaced={0: 2}); nq.solve(13)
+            nq.count_solutions(13, fundamental=True); next(iter(nq.iter_solutions(13)))
+            nq.solve(13, limit=5); nq.fundamental_solutions(13)
         print(compiled)
     """
     run = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
@@ -58,11 +62,12 @@ def test_the_first_compile_says_so_once(tmp_path):
     """With an empty cache, the first kernel compiled in a process prints one line naming
     the cache; a process that finds them cached prints nothing."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    code = "import nqueens_numba as nq; print(nq.count_solutions(8, preplaced={0: 1}))"
+    # n = 13: past the boards searched in NumPy, so a kernel runs (the quickest to compile)
+    code = "import nqueens_numba as nq; print(nq.count_solutions(13, preplaced={0: 1}))"
     for expected in (1, 0):
         run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                              text=True, timeout=300)
-        assert run.returncode == 0 and run.stdout == "8\n", run.stderr
+        assert run.returncode == 0 and run.stdout == "3799\n", run.stderr
         line = f"nqueens_numba: compiling kernels (first use, seconds; cached in {tmp_path})"
         assert run.stderr.count(line) == expected, run.stderr
         assert run.stderr.count("compiling") == expected

@@ -20,6 +20,8 @@ q_{depth-1})``, ``int64``, where ``q_r`` is the column of the queen pre-placed i
 import numpy as np
 from numba import njit
 
+from ._sizes import TAIL_ROWS, TAIL_SOLUTIONS
+
 __all__ = ["JIT", "JIT_INLINE", "TAIL_ROWS", "TAIL_SOLUTIONS"]
 
 #: JIT options of every kernel, in one place: compile once per machine (``cache``), release the
@@ -30,16 +32,6 @@ JIT = dict(cache=True, nogil=True)
 #: The same for the small helpers inlined into their callers in numba's IR: the unrolled tails
 #: and the local-search moves, whose call overhead would show in the innermost loops.
 JIT_INLINE = dict(JIT, inline="always")
-
-#: Rows at the bottom of the board searched by unrolled nested loops (``_count_tail`` and
-#: friends): each level gets its own branches, which the processor predicts better than one
-#: shared loop.
-TAIL_ROWS = 4
-
-#: Most solutions one tail (``TAIL_ROWS`` rows) can hold: ``TAIL_ROWS!`` orders of its
-#: free columns.
-TAIL_SOLUTIONS = 24
-
 
 #: Rows just above the tail whose returns a count's work budget leaves uncounted: a *step*
 #: of the resumable counts is a return to a row above them (``bitboard._count_cursor``).
