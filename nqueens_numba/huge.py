@@ -159,7 +159,10 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
     if len(free_rows) == 0 or n == 1:
         result = 0
     else:
-        result = _kernels._min_conflicts(queens, free_rows, seed, steps)
+        result = _kernels._min_conflicts(
+            queens, free_rows, seed, steps, np.zeros(2 * n - 1, dtype=np.int64),
+            np.zeros(2 * n - 1, dtype=np.int64), np.zeros(n, dtype=bool), free_rows.copy(),
+            np.empty(len(free_rows), dtype=np.int64))
     if result < 0:
         if preplaced is None or len(free_rows) == n:
             why = "the search was cut short; try another seed or a larger max_steps"

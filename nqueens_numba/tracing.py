@@ -61,7 +61,7 @@ def trace(n, *, max_events=10_000, preplaced=None):
     cons = check_constraints(n, preplaced, None)
     allow = _split.no_constraints(n) if cons is None else cons.allow
     raw = np.empty((max_events, 3), dtype=np.int64)
-    count = _kernels._trace_search(n, allow, raw)
+    count = _kernels._trace_search(n, allow, raw, np.empty((5, max(n, 1)), dtype=np.int64))
     events = np.empty(count, dtype=TRACE_DTYPE)
     events["step"] = np.arange(count)
     events["kind"] = np.array(["place", "remove", "solution"])[raw[:count, 0]]

@@ -1,5 +1,4 @@
 """Kernel of the search trace: the plain depth-first search, event by event."""
-import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
@@ -12,14 +11,16 @@ TRACE_SOLUTION = 2
 
 
 @njit(**JIT)
-def _trace_search(n, allow, events):
+def _trace_search(n, allow, events, stack):
     """Record the plain depth-first search as events: ``(kind, row, column)`` rows.
 
     The search of ``_fill_rows`` (lowest free square first, row ``r`` limited to
     ``allow[r]``), step by step: a queen placed (``TRACE_PLACE``), taken back when its row
     moves on or the search backtracks (``TRACE_REMOVE``), and each complete board
     (``TRACE_SOLUTION``, row and column -1). Writes at most ``events.shape[0]`` events
-    (``int64``, shape ``(max_events, 3)``) and returns how many.
+    (``int64``, shape ``(max_events, 3)``) and returns how many. ``stack``: work space,
+    ``(5, max(n, 1))`` int64 from the caller (allocating here would compile NumPy's
+    constructors too).
     """
     cap = events.shape[0]
     written = 0
@@ -31,11 +32,15 @@ def _trace_search(n, allow, events):
             written = 1
         return written
     full = _full_mask(n)
-    free = np.zeros(n, dtype=np.int64)
-    cols = np.zeros(n, dtype=np.int64)
-    diag = np.zeros(n, dtype=np.int64)
-    anti = np.zeros(n, dtype=np.int64)
-    queens = np.full(n, -1, dtype=np.int64)
+    free = stack[0]
+    cols = stack[1]
+    diag = stack[2]
+    anti = stack[3]
+    queens = stack[4]
+    cols[0] = 0
+    diag[0] = 0
+    anti[0] = 0
+    queens[0] = -1
     free[0] = full & allow[0]
     d = 0
     while d >= 0 and written < cap:
