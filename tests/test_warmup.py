@@ -1,5 +1,7 @@
 """Compiling every kernel ahead of time: nq.warmup() and nqueens warmup."""
 import os
+import pathlib
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -71,3 +73,40 @@ def test_the_first_compile_says_so_once(tmp_path):
         line = f"nqueens_numba: compiling kernels (first use, seconds; cached in {tmp_path})"
         assert run.stderr.count(line) == expected, run.stderr
         assert run.stderr.count("compiling") == expected
+
+
+def test_a_read_only_package_caches_in_numba_cache_dir(tmp_path):
+    """A package directory without write permission works, and with ``NUMBA_CACHE_DIR`` the
+    kernels are cached there and nothing is written beside the package. (Run as root, the
+    permission bits do not stop writes: the check that nothing lands in the package remains.)"""
+    package = tmp_path / "site" / "nqueens_numba"
+    shutil.copytree(pathlib.Path(nq.__file__).parent, package,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for path in [package, *package.rglob("*")]:
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    cache = tmp_path / "cache"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONDONTWRITEBYTECODE": "1"}
+    code = textwrap.dedent(f"""
+        import importlib.util, sys
+        # this copy, not the installed package (an editable install's finder comes first)
+        spec = importlib.util.spec_from_file_location(
+            "nqueens_numba", {str(package / "__init__.py")!r},
+            submodule_search_locations=[{str(package)!r}])
+        nq = sys.modules["nqueens_numba"] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(nq)
+        print(nq._kernels.__file__)
+        print(nq.count_solutions(13, preplaced={{0: 1}}), nq.trace(4).size)
+    """)
+    try:
+        for _ in range(2):  # compiled, then loaded from the cache
+            run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                                 text=True, timeout=300)
+            assert run.returncode == 0, run.stderr
+            where, result = run.stdout.splitlines()
+            assert where.startswith(str(package)) and result == f"3799 {nq.trace(4).size}"
+        cached = [p.name for p in cache.rglob("*") if p.is_file()]
+        assert any(name.endswith(".nbi") for name in cached), cached
+        assert not [p for p in package.rglob("*") if "__pycache__" in p.parts]
+    finally:
+        for path in [package, *package.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
