@@ -34,7 +34,7 @@ from .symmetry import (
     stabilizer_order,
     transform,
 )
-from .tracing import trace
+from .tracing import TraceTruncatedWarning, trace
 
 __all__ = [
     "count_solutions",
@@ -60,6 +60,7 @@ __all__ = [
     "construct",
     "find_solution",
     "trace",
+    "TraceTruncatedWarning",
     "to_svg",
     "show",
     "BoardGrid",

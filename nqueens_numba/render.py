@@ -2,10 +2,12 @@
 
 Pure Python and NumPy (matplotlib, imported lazily, for :func:`plot_board`); imports
 nothing else from the package but its argument checks, and computes no solutions. Boards are
-drawn with row 0 at the top; files (columns) are labelled ``a, b, ...`` from the left and
-ranks (rows) ``1 .. n`` from the bottom, as on a chessboard.
+drawn as the arrays read: row 0 at the top, rows and columns labelled ``0 .. n-1``
+(``coordinates="chess"``: files ``a, b, ...`` from the left and ranks ``n .. 1`` from the
+top, as on a chessboard).
 """
 import html
+import sys
 from xml.sax.saxutils import escape
 
 import numpy as np
@@ -21,10 +23,11 @@ ATTACKED = "#d9534f"
 QUEEN = "\u265b"  # black chess queen
 
 
-def _as_placements(solutions, ndim, partial=False):
+def _as_placements(solutions, ndim, partial=False, or_one=False):
     """Return ``solutions`` as an ``int64`` array of ``ndim`` dimensions with valid columns.
 
-    With ``partial``, -1 marks a row without a queen.
+    With ``partial``, -1 marks a row without a queen; with ``or_one`` (and ``ndim == 2``) one
+    placement ``(n,)`` is taken as a set of one.
     """
     came_as_float = np.asarray(solutions).dtype.kind == "f"
     arr = _validate.integer_array(solutions)
@@ -32,6 +35,8 @@ def _as_placements(solutions, ndim, partial=False):
         raise ValueError("columns too large for any board")
     if ndim == 2 and arr.shape == (0,) and came_as_float:
         arr = arr.reshape(0, 0)  # ``[]``: no solutions
+    if or_one and ndim == 2 and arr.ndim == 1:
+        arr = arr[None, :]
     if arr.ndim != ndim:
         shape = "(n,)" if ndim == 1 else "(n_solutions, n)"
         raise ValueError(f"expected shape {shape}, got an array of shape {arr.shape}")
@@ -153,13 +158,56 @@ def format_text(solutions):
     return "".join(b"".join(row + b"\n" for row in board).decode() + "\n" for board in rows)
 
 
-# --------------------------------------------------------------------------- SVG
+# --------------------------------------------------------------------------- labels
+
+#: Width in pixels a board drawn by :func:`to_svg` aims at when ``cell`` is not given (its
+#: squares are at most ``MAX_CELL`` pixels), and a board of :func:`show`'s grid.
+BOARD_PIXELS = 480
+GRID_BOARD_PIXELS = 160
+MAX_CELL = 48
+
+#: Boards up to this order are drawn square by square (``<rect class="square">`` elements
+#: with ``data-row`` and ``data-col``, queens as glyphs); larger ones compactly: one pattern
+#: for the dark squares, one path for the queens, so that n = 1000 stays near 50 kB.
+SQUARES_MAX_N = 32
+
+#: Largest board :func:`to_svg` draws (its queens are one path of ``n`` squares).
+MAX_SVG_N = 100_000
+
+#: Largest board printed as text (``n`` lines of ``n`` characters); larger ones print their
+#: placement array.
+TEXT_MAX_N = 64
 
 
-def _file_label(col, n):
-    if n <= 26:
-        return chr(ord("a") + col)
-    return str(col + 1)
+def _coordinates(value):
+    """Validate ``coordinates``: ``True``/``"index"`` (rows and columns numbered from 0, row 0
+    at the top, as the arrays are), ``"chess"`` (files ``a, b, ...`` from the left, ranks
+    ``n .. 1`` from the top) or ``False``; returns ``"index"``, ``"chess"`` or ``None``."""
+    if value is True or value == "index":
+        return "index"
+    if value is False or value is None:
+        return None
+    if isinstance(value, str) and value == "chess":
+        return "chess"
+    raise ValueError(f"coordinates must be True, False, 'index' or 'chess', got {value!r}")
+
+
+def _labels(n, style):
+    """``(column labels, row labels)``: lists of ``n`` strings."""
+    if style == "chess":
+        files = [chr(ord("a") + c) if n <= 26 else str(c + 1) for c in range(n)]
+        return files, [str(n - r) for r in range(n)]
+    numbers = [str(i) for i in range(n)]
+    return numbers, numbers
+
+
+def _label_step(n, cell, width):
+    """Every how many squares a label fits without overlapping: 1, 2, 5, 10, 20, 50, ...
+    ``cell`` and ``width`` (of the widest label) in the same unit."""
+    step = 1
+    while step * cell < width and step < n:
+        step = step * 5 // 2 if str(step)[0] == "2" else step * 2
+    return step
 
 
 def _attacked_squares(queens):
@@ -176,6 +224,9 @@ def _attacked_squares(queens):
     return hit
 
 
+# --------------------------------------------------------------------------- SVG
+
+
 class SVGText(str):
     """An SVG document as a ``str`` that Jupyter draws (``_repr_svg_``) instead of printing."""
 
@@ -185,18 +236,39 @@ class SVGText(str):
         return str(self)
 
 
-def to_svg(queens, *, cell=40, coordinates=True, attacks=False, title=None):
+def _auto_cell(n, pixels):
+    return min(MAX_CELL, pixels / max(n, 1))
+
+
+def _runs_path(mask, x0, y0, cell):
+    """SVG path data covering the True squares of ``mask`` ``(n, n)``, one rectangle per run
+    of adjacent squares in a row."""
+    parts = []
+    for r in np.flatnonzero(mask.any(axis=1)):
+        row = np.concatenate(([False], mask[r], [False]))
+        edges = np.flatnonzero(row[1:] != row[:-1])
+        for a, b in zip(edges[::2], edges[1::2]):
+            parts.append(f"M{x0 + a * cell:g} {y0 + r * cell:g}h{(b - a) * cell:g}"
+                         f"v{cell:g}h{-(b - a) * cell:g}z")
+    return "".join(parts)
+
+
+def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None):
     """One board as an SVG image: light and dark squares, queens, labels.
 
     Parameters
     ----------
     queens : array_like of int, shape (n,)
         ``queens[row] == column``; -1 leaves a row empty (a partial placement).
+        ``n <= MAX_SVG_N`` (100,000).
     cell : int or float, optional
-        Side of a square, in pixels (SVG user units).
-    coordinates : bool, optional
-        Label files ``a, b, ...`` (numbers past 26 columns) below and ranks ``1 .. n`` on the
-        left, rank 1 being the bottom row.
+        Side of a square, in pixels (SVG user units). By default the board is about
+        ``BOARD_PIXELS`` (480) pixels wide, with squares of at most ``MAX_CELL`` (48).
+    coordinates : bool or {"index", "chess"}, optional
+        Label the rows and columns. ``True`` or ``"index"``: as the arrays index them, rows
+        ``0 .. n-1`` from the top on the left and columns ``0 .. n-1`` from the left above;
+        ``"chess"``: files ``a, b, ...`` (numbers past 26 columns) below and ranks ``n .. 1``
+        from the top. Labels that would overlap are thinned (every 2nd, 5th, 10th, ...).
     attacks : bool, optional
         Shade the squares the queens attack.
     title : str, optional
@@ -206,15 +278,19 @@ def to_svg(queens, *, cell=40, coordinates=True, attacks=False, title=None):
     -------
     SVGText
         A ``str`` holding an ``<svg>`` element, which a notebook draws when it is the
-        value of a cell (it has ``_repr_svg_``). Squares are ``<rect class="square">`` with
-        ``data-row`` and ``data-col``; queens are ``<text class="queen">`` (the Unicode
-        queen) with the same attributes; attacked squares get a ``<rect class="attacked">``
-        overlay.
+        value of a cell (it has ``_repr_svg_``). Boards up to ``SQUARES_MAX_N`` (32) are
+        drawn square by square: ``<rect class="square">`` with ``data-row`` and
+        ``data-col``, queens as ``<text class="queen">`` (the Unicode queen) with the same
+        attributes, attacked squares as ``<rect class="attacked">`` overlays. Larger boards
+        are drawn compactly: a pattern for the dark squares, one ``<path class="queens">``
+        (a square per queen: glyphs would be too small to see) and one
+        ``<path class="attacked">``; n = 1000 takes about 50 kB.
 
     Raises
     ------
     TypeError, ValueError
-        As :func:`format_board` (columns in ``-1 .. n-1``).
+        As :func:`format_board` (columns in ``-1 .. n-1``); ``ValueError`` for ``n`` above
+        ``MAX_SVG_N`` or an unknown ``coordinates``.
 
     Examples
     --------
@@ -224,44 +300,76 @@ def to_svg(queens, *, cell=40, coordinates=True, attacks=False, title=None):
     """
     q = _as_placements(queens, 1, partial=True)
     n = len(q)
-    cell = _check_cell(cell)
-    margin = cell * 0.6 if coordinates else 0.0
-    top = cell * 0.7 if title else 0.0
-    width = margin + n * cell
-    height = top + n * cell + margin
+    if n > MAX_SVG_N:
+        raise ValueError(f"to_svg draws boards of n <= {MAX_SVG_N}, got n={n}: a drawing "
+                         f"that large shows nothing; check the placement with is_solution")
+    cell = _auto_cell(n, BOARD_PIXELS) if cell is None else _check_cell(cell)
+    style = _coordinates(coordinates)
+    font = min(max(cell * 0.4, 9.0), 14.0)  # labels: readable, never larger than 14 px
+    cols_text, rows_text = _labels(n, style) if style else ([], [])
+    widest = max((len(t) for t in cols_text + rows_text), default=1)
+    left = font * (0.6 * widest + 0.8) if style else 0.0
+    band = font * 1.6 if style else 0.0  # the column labels' band (above, or below: chess)
+    title_font = min(max(cell * 0.45, 12.0), 18.0)
+    top = (title_font * 1.6 if title else 0.0) + (band if style == "index" else 0.0)
+    board = n * cell
+    width = left + board
+    height = top + board + (band if style == "chess" else 0.0)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
            f'viewBox="0 0 {width:g} {height:g}" font-family="sans-serif">']
     if title:
-        out.append(f'<text x="{width / 2:g}" y="{top * 0.7:g}" text-anchor="middle" '
-                   f'font-size="{cell * 0.4:g}">{escape(str(title))}</text>')
+        out.append(f'<text x="{width / 2:g}" y="{title_font * 1.1:g}" text-anchor="middle" '
+                   f'font-size="{title_font:g}">{escape(str(title))}</text>')
     hit = _attacked_squares(q) if attacks else None
-    for r in range(n):
-        for c in range(n):
-            x, y = margin + c * cell, top + r * cell
-            color = LIGHT if (r + c) % 2 == 0 else DARK
-            out.append(f'<rect class="square" data-row="{r}" data-col="{c}" x="{x:g}" '
-                       f'y="{y:g}" width="{cell:g}" height="{cell:g}" fill="{color}"/>')
-            if hit is not None and hit[r, c]:
-                out.append(f'<rect class="attacked" data-row="{r}" data-col="{c}" x="{x:g}" '
-                           f'y="{y:g}" width="{cell:g}" height="{cell:g}" '
-                           f'fill="{ATTACKED}" fill-opacity="0.35"/>')
-    for r in range(n):
-        c = q[r]
-        if c >= 0:
-            x, y = margin + (c + 0.5) * cell, top + (r + 0.5) * cell
+    if n <= SQUARES_MAX_N:
+        for r in range(n):
+            for c in range(n):
+                x, y = left + c * cell, top + r * cell
+                color = LIGHT if (r + c) % 2 == 0 else DARK
+                out.append(f'<rect class="square" data-row="{r}" data-col="{c}" x="{x:g}" '
+                           f'y="{y:g}" width="{cell:g}" height="{cell:g}" fill="{color}"/>')
+                if hit is not None and hit[r, c]:
+                    out.append(f'<rect class="attacked" data-row="{r}" data-col="{c}" '
+                               f'x="{x:g}" y="{y:g}" width="{cell:g}" height="{cell:g}" '
+                               f'fill="{ATTACKED}" fill-opacity="0.35"/>')
+        for r in np.flatnonzero(q >= 0):
+            c = q[r]
+            x, y = left + (c + 0.5) * cell, top + (r + 0.5) * cell
             out.append(f'<text class="queen" data-row="{r}" data-col="{c}" x="{x:g}" '
                        f'y="{y:g}" text-anchor="middle" dominant-baseline="central" '
                        f'font-size="{cell * 0.8:g}" fill="#111">{QUEEN}</text>')
-    if coordinates:
-        size = cell * 0.35
-        for c in range(n):
-            out.append(f'<text x="{margin + (c + 0.5) * cell:g}" '
-                       f'y="{top + n * cell + margin * 0.65:g}" text-anchor="middle" '
-                       f'font-size="{size:g}">{_file_label(c, n)}</text>')
-        for r in range(n):
-            out.append(f'<text x="{margin * 0.5:g}" y="{top + (r + 0.5) * cell:g}" '
-                       f'text-anchor="middle" dominant-baseline="central" '
-                       f'font-size="{size:g}">{n - r}</text>')
+    else:
+        out.append(f'<rect class="board" x="{left:g}" y="{top:g}" width="{board:g}" '
+                   f'height="{board:g}" fill="{LIGHT}"/>')
+        if cell >= 2:  # smaller squares would blur into one colour: a plain board instead
+            out.append(f'<pattern id="dark" x="{left:g}" y="{top:g}" width="{2 * cell:g}" '
+                       f'height="{2 * cell:g}" patternUnits="userSpaceOnUse">'
+                       f'<rect x="{cell:g}" width="{cell:g}" height="{cell:g}" fill="{DARK}"/>'
+                       f'<rect y="{cell:g}" width="{cell:g}" height="{cell:g}" fill="{DARK}"/>'
+                       f'</pattern><rect class="dark" x="{left:g}" y="{top:g}" '
+                       f'width="{board:g}" height="{board:g}" fill="url(#dark)"/>')
+        if hit is not None and hit.any():
+            out.append(f'<path class="attacked" d="{_runs_path(hit, left, top, cell)}" '
+                       f'fill="{ATTACKED}" fill-opacity="0.35"/>')
+        rows = np.flatnonzero(q >= 0)
+        if len(rows):
+            side = max(cell * 0.7, 1.5)  # at least 1.5 px, so that every queen shows
+            pad = (cell - side) / 2
+            d = "".join(f"M{left + c * cell + pad:g} {top + r * cell + pad:g}h{side:g}"
+                        f"v{side:g}h{-side:g}z" for r, c in zip(rows, q[rows]))
+            out.append(f'<path class="queens" d="{d}" fill="#111"/>')
+    if style:
+        step = _label_step(n, cell, font * 0.6 * widest + font * 0.4)
+        y_cols = top - band * 0.35 if style == "index" else top + board + band * 0.65
+        for c in range(0, n, step):
+            out.append(f'<text class="label" x="{left + (c + 0.5) * cell:g}" '
+                       f'y="{y_cols:g}" text-anchor="middle" '
+                       f'font-size="{font:g}">{cols_text[c]}</text>')
+        step = _label_step(n, cell, font * 1.2)
+        for r in range(0, n, step):
+            out.append(f'<text class="label" x="{left - font * 0.4:g}" '
+                       f'y="{top + (r + 0.5) * cell:g}" text-anchor="end" '
+                       f'dominant-baseline="central" font-size="{font:g}">{rows_text[r]}</text>')
     out.append("</svg>")
     return SVGText("".join(out))
 
@@ -269,24 +377,37 @@ def to_svg(queens, *, cell=40, coordinates=True, attacks=False, title=None):
 # --------------------------------------------------------------------------- Jupyter
 
 
-class BoardGrid:
-    """Boards that display themselves: a grid of SVG boards in Jupyter, text elsewhere.
+def _text_board(queens):
+    """A placement as text: ``n`` rows of ``.``/``Q`` up to ``TEXT_MAX_N``, else a summary."""
+    n = len(queens)
+    if n > TEXT_MAX_N:
+        return f"(n = {n}: too large to print as a board) queens = {np.array2string(queens, threshold=20)}"
+    return "\n".join("".join("Q" if c == col else "." for c in range(n)) for col in queens)
 
-    Made by :func:`show`. In a notebook the grid renders as HTML (``_repr_html_``); in a
-    terminal ``repr`` gives the text boards. Only the first ``max_boards`` are drawn, with a
-    note such as "showing 24 of 14200".
+
+def _in_ipython():
+    """Whether an IPython shell (a notebook kernel or the terminal shell) is running."""
+    ipython = sys.modules.get("IPython")
+    return ipython is not None and ipython.get_ipython() is not None
+
+
+class BoardGrid:
+    """Boards that display themselves: a wrapping grid of SVG boards in Jupyter, text
+    elsewhere.
+
+    :func:`show` displays one at once; make one yourself to keep it, or to display it as
+    the value of a cell. Only the first ``max_boards`` are drawn, with a note such as
+    "showing 24 of 14200". Parameters as in :func:`show`.
     """
 
-    def __init__(self, solutions, max_boards=24, columns=6, cell=24, orbit_sizes=None,
+    def __init__(self, solutions, max_boards=24, columns=None, cell=None, orbit_sizes=None,
                  attacks=False):
-        arr = np.asarray(solutions)
-        if arr.ndim == 1 or (arr.size == 0 and arr.ndim == 1):
-            arr = arr[None, :]
-        self.solutions = _as_placements(arr, 2, partial=True)
+        self.solutions = _as_placements(solutions, 2, partial=True, or_one=True)
         self.max_boards = _validate.in_range(max_boards, "max_boards", 0)
-        self.columns = _validate.in_range(columns, "columns", 1)
-        self.cell = _check_cell(cell)
-        self.attacks = attacks
+        self.columns = None if columns is None else _validate.in_range(columns, "columns", 1)
+        n = self.solutions.shape[1]
+        self.cell = _auto_cell(n, GRID_BOARD_PIXELS) if cell is None else _check_cell(cell)
+        self.attacks = _validate.flag(attacks, "attacks")
         self.orbit_sizes = None if orbit_sizes is None else np.asarray(orbit_sizes)
         if self.orbit_sizes is not None and (self.orbit_sizes.ndim != 1 or len(
                 self.orbit_sizes) != len(self.solutions)):
@@ -312,30 +433,31 @@ class BoardGrid:
         return text
 
     def _repr_html_(self):
+        if not len(self.solutions):
+            return "<div><em>no solutions</em></div>"
         cells = []
         for i in range(self.shown):
             svg = to_svg(self.solutions[i], cell=self.cell, coordinates=False,
                          attacks=self.attacks)
-            cells.append(f'<figure style="margin:4px;text-align:center">{svg}'
+            cells.append(f'<figure style="margin:0;text-align:center">{svg}'
                          f'<figcaption style="font:12px sans-serif">'
                          f'{html.escape(self._caption(i))}</figcaption></figure>')
-        grid = (f'<div style="display:grid;grid-template-columns:repeat({self.columns}, '
-                f'max-content);gap:4px">{"".join(cells)}</div>')
+        limit = ""
+        if self.columns is not None:  # at most ``columns`` boards per line
+            board = self.solutions.shape[1] * self.cell
+            limit = f"max-width:{self.columns * (board + 8):g}px;"
+        grid = (f'<div style="display:flex;flex-wrap:wrap;gap:8px;{limit}">'
+                f'{"".join(cells)}</div>')
         note = self.note()
-        if not len(self.solutions):
-            grid = "<div><em>no solutions</em></div>"
-        elif note:
+        if note:
             grid += f'<div style="font:12px sans-serif"><em>{html.escape(note)}</em></div>'
         return grid
 
     def __repr__(self):
         if not len(self.solutions):
             return "(no solutions)"
-        parts = []
-        for i in range(self.shown):
-            rows = ["".join("Q" if c == col else "." for c in range(self.solutions.shape[1]))
-                    for col in self.solutions[i]]
-            parts.append(self._caption(i) + "\n" + "\n".join(rows))
+        parts = [self._caption(i) + "\n" + _text_board(self.solutions[i])
+                 for i in range(self.shown)]
         text = "\n\n".join(parts)
         note = self.note()
         return text + (f"\n\n({note})" if note else "")
@@ -344,8 +466,14 @@ class BoardGrid:
         printer.text(repr(self))
 
 
-def show(solutions, *, max_boards=24, columns=6, cell=24, orbit_sizes=None, attacks=False):
-    """Display boards: a grid of drawn boards in Jupyter, text boards in a terminal.
+def show(solutions, *, max_boards=24, columns=None, cell=None, orbit_sizes=None,
+         attacks=False):
+    """Display boards now: a grid of drawn boards in Jupyter, text boards elsewhere.
+
+    In IPython (a notebook, or the terminal shell) the boards go to
+    ``IPython.display.display``, so that ``show`` in a loop shows every call; elsewhere
+    (a script) their text is printed. For an object that draws itself when it is the
+    value of a cell, use :class:`BoardGrid`.
 
     Parameters
     ----------
@@ -354,9 +482,10 @@ def show(solutions, *, max_boards=24, columns=6, cell=24, orbit_sizes=None, atta
     max_boards : int, optional
         Boards drawn at most; the rest is summarised ("showing 24 of 14200").
     columns : int, optional
-        Boards per row of the grid.
-    cell : int, optional
-        Side of a square, in pixels.
+        Most boards per line. By default the grid wraps to the width of the page.
+    cell : int or float, optional
+        Side of a square, in pixels; by default each board is about ``GRID_BOARD_PIXELS``
+        (160) pixels wide.
     orbit_sizes : array_like of int, shape (k,), optional
         Shown under each board with its index (for example
         :func:`~nqueens_numba.orbit_size` of the boards).
@@ -365,17 +494,61 @@ def show(solutions, *, max_boards=24, columns=6, cell=24, orbit_sizes=None, atta
 
     Returns
     -------
-    BoardGrid
-        Renders itself (``_repr_html_``, ``_repr_pretty_``).
+    None
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`to_svg`, for ``max_boards``, ``columns`` and ``cell`` out of range, or
+        ``orbit_sizes`` not of shape ``(k,)``.
+
+    See Also
+    --------
+    BoardGrid, to_svg, format_text
 
     Examples
     --------
-    >>> grid = show([[1, 3, 0, 2], [2, 0, 3, 1]])
-    >>> print(repr(grid).splitlines()[:3])
-    ['#0', '.Q..', '...Q']
+    >>> show([[1, 3, 0, 2], [2, 0, 3, 1]])
+    #0
+    .Q..
+    ...Q
+    Q...
+    ..Q.
+    <BLANKLINE>
+    #1
+    ..Q.
+    Q...
+    ...Q
+    .Q..
     """
-    return BoardGrid(solutions, max_boards=max_boards, columns=columns, cell=cell,
+    grid = BoardGrid(solutions, max_boards=max_boards, columns=columns, cell=cell,
                      orbit_sizes=orbit_sizes, attacks=attacks)
+    if _in_ipython():
+        from IPython.display import display
+
+        display(grid)
+    else:
+        print(repr(grid))
+
+
+# --------------------------------------------------------------------------- matplotlib
+
+#: Default size of :func:`plot_board`'s figure: 0.4 inch per square, within these bounds.
+FIGURE_INCHES = (2.0, 8.0)
+
+
+def _queen_glyph():
+    """The queen glyph as a matplotlib path, centred on 0 and 1 unit high, y pointing
+    down (for axes whose row 0 is at the top)."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.path import Path
+    from matplotlib.textpath import TextPath
+
+    glyph = TextPath((0, 0), QUEEN, size=1, prop=FontProperties(family="DejaVu Sans"))
+    (x0, y0), (x1, y1) = glyph.get_extents().get_points()
+    scale = 1 / max(x1 - x0, y1 - y0)
+    vertices = (glyph.vertices - [(x0 + x1) / 2, (y0 + y1) / 2]) * [scale, -scale]
+    return Path(vertices, glyph.codes)
 
 
 def plot_board(queens, ax=None, *, attacks=False, coordinates=True):
@@ -386,11 +559,12 @@ def plot_board(queens, ax=None, *, attacks=False, coordinates=True):
     queens : array_like of int, shape (n,)
         ``queens[row] == column``; -1 leaves a row empty.
     ax : matplotlib.axes.Axes, optional
-        Where to draw; a new figure's axes by default.
+        Where to draw; by default the axes of a new figure 0.4 inch per square, between 2
+        and 8 inches wide (``FIGURE_INCHES``).
     attacks : bool, optional
         Shade the attacked squares.
-    coordinates : bool, optional
-        Label files and ranks as in :func:`to_svg`.
+    coordinates : bool or {"index", "chess"}, optional
+        Label rows and columns as in :func:`to_svg` (thinned to fit the axes).
 
     Returns
     -------
@@ -400,30 +574,58 @@ def plot_board(queens, ax=None, *, attacks=False, coordinates=True):
     ------
     ImportError
         If matplotlib is not installed (``pip install "nqueens_numba[notebook]"``).
+    TypeError, ValueError
+        As :func:`to_svg`.
+
+    Notes
+    -----
+    Queens are one patch of glyph outlines in data coordinates, each 0.8 of a square: they
+    stay inside their squares at any figure size, in subplot grids and when the figure is
+    resized. Label sizes follow the size of a square in the axes when drawn.
     """
     try:
         import matplotlib.pyplot as plt
         from matplotlib.colors import ListedColormap
+        from matplotlib.patches import PathPatch
+        from matplotlib.path import Path
     except ImportError as exc:
         raise ImportError("plot_board needs matplotlib: pip install "
                           "'nqueens_numba[notebook]' (or matplotlib)") from exc
     q = _as_placements(queens, 1, partial=True)
+    style = _coordinates(coordinates)
+    attacks = _validate.flag(attacks, "attacks")
     n = len(q)
     if ax is None:
-        _, ax = plt.subplots(figsize=(max(2.0, 0.4 * n), max(2.0, 0.4 * n)))
+        side = min(max(FIGURE_INCHES[0], 0.4 * n), FIGURE_INCHES[1])
+        _, ax = plt.subplots(figsize=(side, side))
+    extent = (-0.5, n - 0.5, n - 0.5, -0.5)
     pattern = (np.add.outer(np.arange(n), np.arange(n)) % 2).astype(float)
-    ax.imshow(pattern, cmap=ListedColormap([LIGHT, DARK]), extent=(-0.5, n - 0.5, n - 0.5, -0.5))
+    ax.imshow(pattern, cmap=ListedColormap([LIGHT, DARK]), extent=extent, vmin=0, vmax=1,
+              interpolation="nearest")
     if attacks:
-        hit = _attacked_squares(q)
-        overlay = np.where(hit, 1.0, np.nan)
-        ax.imshow(overlay, cmap=ListedColormap([ATTACKED]), alpha=0.35,
-                  extent=(-0.5, n - 0.5, n - 0.5, -0.5))
+        overlay = np.where(_attacked_squares(q), 1.0, np.nan)
+        ax.imshow(overlay, cmap=ListedColormap([ATTACKED]), alpha=0.35, extent=extent,
+                  interpolation="nearest")
     rows = np.flatnonzero(q >= 0)
-    for r in rows:
-        ax.text(q[r], r, QUEEN, ha="center", va="center", fontsize=max(6, 200 / max(n, 1)))
-    if coordinates:
-        ax.set_xticks(range(n), [_file_label(c, n) for c in range(n)])
-        ax.set_yticks(range(n), [str(n - r) for r in range(n)])
+    if len(rows):
+        glyph = _queen_glyph()
+        paths = [Path(glyph.vertices * 0.8 + [q[r], r], glyph.codes) for r in rows]
+        ax.add_patch(PathPatch(Path.make_compound_path(*paths), facecolor="#111",
+                               edgecolor="none", gid="queens"))
+    ax.set_xlim(-0.5, n - 0.5)
+    ax.set_ylim(n - 0.5, -0.5)
+    if style:
+        cols_text, rows_text = _labels(n, style)
+        bbox = ax.get_window_extent()
+        square = min(bbox.width, bbox.height) / max(n, 1) * 72 / ax.figure.dpi  # points
+        font = min(max(square * 0.45, 7.0), 10.0)
+        widest = max(len(t) for t in cols_text + rows_text) if n else 1
+        col_step = _label_step(n, square, font * (0.6 * widest + 1.0))
+        row_step = _label_step(n, square, font * 1.6)
+        ax.set_xticks(range(0, n, col_step), cols_text[::col_step], fontsize=font)
+        ax.set_yticks(range(0, n, row_step), rows_text[::row_step], fontsize=font)
+        if style == "index":
+            ax.xaxis.tick_top()
     else:
         ax.set_xticks([])
         ax.set_yticks([])
@@ -442,59 +644,98 @@ class TraceView:
     events : numpy.ndarray
         The structured array of :func:`~nqueens_numba.trace`: fields ``step``, ``kind``
         (``"place"``, ``"remove"`` or ``"solution"``), ``row`` and ``column``.
-    n : int
-        Board order.
+    n : int, optional
+        Board order: by default the one :func:`~nqueens_numba.trace` recorded with the
+        events; when given it must agree with it.
     step : int, optional
-        The event shown first.
-    cell : int, optional
-        Side of a square, in pixels.
+        The event shown first, ``0 .. len(events) - 1``.
+    cell : int or float, optional
+        Side of a square, in pixels; by default the board is about 360 pixels wide.
+
+    Raises
+    ------
+    TypeError
+        If ``events`` is not a trace, or ``n`` or ``step`` not an integer.
+    ValueError
+        If ``n`` disagrees with the events (or is missing for events that do not record
+        it), or ``step`` is out of range.
 
     Notes
     -----
     ``view.placement(k)`` is the partial placement after event ``k`` (``-1`` for empty
-    rows); ``view.svg(k)`` draws it with the attacked squares shaded; in Jupyter the view
-    renders its current ``step``, and ``view.widget()`` adds a slider (needs ipywidgets).
-    In a terminal it prints the current step as a text board.
+    rows); ``view.svg(k)`` draws it with the attacked squares shaded. Captions number the
+    events as the ``step`` field does, from 0: "step 5 of 0..33: place row 1, column 2",
+    and label rows and columns the same way. In Jupyter the view renders its current
+    ``step``, and ``view.widget()`` adds a slider (needs ipywidgets). In a terminal it
+    prints the current step as a text board.
 
     Examples
     --------
     >>> from nqueens_numba import trace
-    >>> view = TraceView(trace(4), 4, step=1)
+    >>> view = TraceView(trace(4), step=1)
     >>> print(repr(view))
-    step 1 of 33: place (1, 2)
+    step 1 of 0..33: place row 1, column 2
     Q...
     ..Q.
     ....
     ....
     """
 
-    def __init__(self, events, n, *, step=0, cell=36):
+    def __init__(self, events, n=None, *, step=0, cell=None):
+        if not (isinstance(events, np.ndarray) and events.dtype.names is not None
+                and {"kind", "row", "column"} <= set(events.dtype.names)):
+            raise TypeError("events must be the structured array returned by trace()")
+        recorded = (events.dtype.metadata or {}).get("n")
+        if n is None:
+            if recorded is None:
+                raise ValueError("these events do not record their board order: pass n")
+            n = recorded
+        n = _validate.board_order(n)
+        if recorded is not None and n != recorded:
+            raise ValueError(f"n={n} does not match the trace, which is of n={recorded}")
+        if len(events) and (events["row"].max() >= n or events["column"].max() >= n):
+            raise ValueError(f"the events place queens outside a board of n={n}")
         self.events = events
-        self.n = int(n)
-        self.cell = cell
-        self.step = int(step)
-        # Placement after each event, by replaying them once.
-        self._placements = np.full((len(events), self.n), -1, dtype=np.int64)
-        current = np.full(self.n, -1, dtype=np.int64)
-        for k, event in enumerate(events):
+        self.n = n
+        self.cell = _auto_cell(n, 360) if cell is None else _check_cell(cell)
+        self._placements = np.full((len(events), n), -1, dtype=np.int64)
+        current = np.full(n, -1, dtype=np.int64)
+        for k, event in enumerate(events):  # the placement after each event, replayed once
             if event["kind"] == "place":
                 current[event["row"]] = event["column"]
             elif event["kind"] == "remove":
                 current[event["row"]] = -1
             self._placements[k] = current
+        self.step = step
+
+    @property
+    def step(self):
+        """The event shown: ``0 .. len(self) - 1``."""
+        return self._step
+
+    @step.setter
+    def step(self, value):
+        self._step = self._check_step(value)
+
+    def _check_step(self, step):
+        if not len(self):
+            return _validate.in_range(step, "step", 0, 0)
+        return _validate.in_range(step, "step", 0, len(self) - 1)
 
     def __len__(self):
         return len(self.events)
 
     def placement(self, step):
         """The placement after event ``step``: ``(n,)`` int64, -1 for rows without a queen."""
-        return self._placements[step].copy()
+        return self._placements[self._check_step(step)].copy()
 
     def describe(self, step):
         """A one-line account of event ``step``."""
-        event = self.events[step]
-        where = "" if event["kind"] == "solution" else f" ({event['row']}, {event['column']})"
-        return f"step {step} of {len(self) - 1}: {event['kind']}{where}"
+        event = self.events[self._check_step(step)]
+        kind = str(event["kind"])
+        where = ("" if kind == "solution"
+                 else f" row {int(event['row'])}, column {int(event['column'])}")
+        return f"step {step} of 0..{len(self) - 1}: {kind}{where}"
 
     def svg(self, step=None):
         """The board after event ``step`` (default: the current one) as SVG."""
@@ -508,9 +749,7 @@ class TraceView:
     def __repr__(self):
         if not len(self):
             return "(empty trace)"
-        rows = ["".join("Q" if c == col else "." for c in range(self.n))
-                for col in self.placement(self.step)]
-        return "\n".join([self.describe(self.step)] + rows)
+        return self.describe(self.step) + "\n" + _text_board(self.placement(self.step))
 
     def _repr_pretty_(self, printer, cycle):
         printer.text(repr(self))

@@ -1,10 +1,20 @@
 """The search trace: the depth-first search recorded event by event, to replay it."""
+import warnings
+
 import numpy as np
 
 from . import _kernels, _split, _validate
 from .constraints import check_constraints
 
-__all__ = ["trace", "TRACE_DTYPE"]
+__all__ = ["trace", "TRACE_DTYPE", "TraceTruncatedWarning"]
+
+#: Events the first buffer of :func:`trace` holds; it doubles while the search goes on, up
+#: to ``max_events``.
+FIRST_EVENTS = 4096
+
+
+class TraceTruncatedWarning(UserWarning):
+    """A trace stopped at ``max_events`` before the search ended."""
 
 
 #: The fields of a search trace.
@@ -25,7 +35,9 @@ def trace(n, *, max_events=10_000, preplaced=None):
     n : int
         Board order, ``0 <= n <= 63``.
     max_events : int, optional
-        Most events recorded; the trace stops there (the search of n = 8 takes 4,204).
+        Most events recorded (a cap: memory grows with the events found). When the search
+        has more, the trace stops there and warns (:class:`TraceTruncatedWarning`); the
+        search of n = 8 takes 4,204.
     preplaced : mapping of int to int, or array_like of int, shape (n,), optional
         Pre-placed queens, as in :func:`count_solutions`: their rows have one square to try.
 
@@ -36,7 +48,8 @@ def trace(n, *, max_events=10_000, preplaced=None):
         ``"solution"``), ``row`` and ``column`` (int16; -1 for ``"solution"``). Replaying
         ``place``/``remove`` gives the partial placement at every step; at each
         ``"solution"`` it is a solution, in lexicographic order. A complete trace ends with
-        every queen removed.
+        every queen removed. The dtype's metadata records ``n`` and whether the trace is
+        complete (``events.dtype.metadata``), for :class:`~nqueens_numba.TraceView`.
 
     Raises
     ------
@@ -60,9 +73,22 @@ def trace(n, *, max_events=10_000, preplaced=None):
     max_events = _validate.in_range(max_events, "max_events", 1, what="a positive integer")
     cons = check_constraints(n, preplaced, None)
     allow = _split.no_constraints(n) if cons is None else cons.allow
-    raw = np.empty((max_events, 3), dtype=np.int64)
-    count = _kernels._trace_search(n, allow, raw, np.empty((5, max(n, 1)), dtype=np.int64))
-    events = np.empty(count, dtype=TRACE_DTYPE)
+    stack = np.empty((5, max(n, 1)), dtype=np.int64)
+    rows = min(max_events, FIRST_EVENTS)
+    while True:  # the search again with twice the room, until it ends or reaches the cap
+        raw = np.empty((rows + 1, 3), dtype=np.int64)  # + 1: whether more events follow
+        count = _kernels._trace_search(n, allow, raw, stack)
+        if count <= rows or rows == max_events:
+            break
+        rows = min(2 * rows, max_events)
+    complete = count <= max_events
+    if not complete:
+        count = max_events
+        warnings.warn(f"trace({n}) stopped at max_events={max_events} before the search "
+                      f"ended; pass a larger max_events for the whole search",
+                      TraceTruncatedWarning, stacklevel=2)
+    dtype = np.dtype(TRACE_DTYPE, metadata={"n": n, "complete": complete})
+    events = np.empty(count, dtype=dtype)
     events["step"] = np.arange(count)
     events["kind"] = np.array(["place", "remove", "solution"])[raw[:count, 0]]
     events["row"] = raw[:count, 1]

@@ -99,7 +99,7 @@ def test_svg_text_draws_itself_in_a_notebook():
 
 
 def test_trace_view_prints_as_a_text_board():
-    view = nq.TraceView(nq.trace(6), 6)
+    view = nq.TraceView(nq.trace(6), 6)  # n may be given, if it agrees
     for step in (0, len(view) // 2, len(view) - 1):
         view.step = step
         lines = repr(view).splitlines()
@@ -115,27 +115,35 @@ def test_svg_attacks_and_partial_boards():
                 for e in root.iter(SVG + "rect") if e.get("class") == "attacked"}
     assert attacked == {(0, 1), (0, 2), (0, 3), (1, 0), (2, 0), (3, 0), (1, 1), (2, 2), (3, 3)}
     assert len([e for e in root.iter(SVG + "text") if e.get("class") == "queen"]) == 1
-    labels = [e.text for e in ET.fromstring(nq.to_svg([1, 3, 0, 2])).iter(SVG + "text")
-              if e.get("class") != "queen"]
-    assert labels == ["a", "b", "c", "d", "4", "3", "2", "1"]
+    def labels(**kwargs):
+        return [e.text for e in ET.fromstring(nq.to_svg([1, 3, 0, 2], **kwargs)).iter(
+            SVG + "text") if e.get("class") == "label"]
+
+    # as the arrays read: columns then rows, 0 .. n-1, row 0 at the top
+    assert labels() == labels(coordinates="index") == ["0", "1", "2", "3"] * 2
+    assert labels(coordinates="chess") == ["a", "b", "c", "d", "4", "3", "2", "1"]
+    assert labels(coordinates=False) == []
+    with pytest.raises(ValueError, match="coordinates"):
+        nq.to_svg([1, 3, 0, 2], coordinates="algebraic")
     with pytest.raises(ValueError):
         nq.to_svg([0, 4, 1, 2])
 
 
-def test_show_renders_and_truncates():
+def test_board_grid_renders_and_truncates():
     sols = nq.solve(12)
-    grid = nq.show(sols, max_boards=24, columns=6)
+    grid = nq.BoardGrid(sols, max_boards=24, columns=6)
     html = grid._repr_html_()
     assert html.count("<svg") == 24 and "showing 24 of 14200" in html
+    assert "flex-wrap:wrap" in html  # wraps to the page's width
     text = repr(grid)
     assert text.count("#") == 24 and text.endswith("(showing 24 of 14200)")
-    small = nq.show(nq.fundamental_solutions(8), orbit_sizes=nq.orbit_size(
+    small = nq.BoardGrid(nq.fundamental_solutions(8), orbit_sizes=nq.orbit_size(
         nq.fundamental_solutions(8)))
     assert small._repr_html_().count("<svg") == 12 and "showing" not in small._repr_html_()
     assert "orbit 4" in repr(small) and "orbit 8" in repr(small)
-    one = nq.show([1, 3, 0, 2])
+    one = nq.BoardGrid([1, 3, 0, 2])
     assert one._repr_html_().count("<svg") == 1
-    assert "no solutions" in nq.show(np.empty((0, 3), dtype=np.int8))._repr_html_()
+    assert "no solutions" in nq.BoardGrid(np.empty((0, 3), dtype=np.int8))._repr_html_()
 
     class Printer:
         def __init__(self):
@@ -148,18 +156,135 @@ def test_show_renders_and_truncates():
     grid._repr_pretty_(printer, False)
     assert printer.out == text
     with pytest.raises(ValueError, match="orbit_sizes"):
-        nq.show(sols[:3], orbit_sizes=[8])
+        nq.BoardGrid(sols[:3], orbit_sizes=[8])
 
 
-def test_plot_board():
+def test_show_prints_outside_ipython(capsys):
+    assert nq.show([[1, 3, 0, 2], [2, 0, 3, 1]]) is None
+    assert capsys.readouterr().out == repr(nq.BoardGrid([[1, 3, 0, 2], [2, 0, 3, 1]])) + "\n"
+    nq.show([np.uint64(1), np.int64(0)])  # what is_solution accepts, show accepts
+    assert capsys.readouterr().out == "#0\n.Q\nQ.\n"
+    nq.show(nq.construct(1000))  # too large for text: a summary
+    out = capsys.readouterr().out
+    assert "n = 1000" in out and len(out) < 500
+
+
+def test_show_displays_each_call_in_a_notebook():
+    """``show`` in a loop displays every call, once each, also when it ends the cell."""
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    code = ("import nqueens_numba as nq\n"
+            "for n in (4, 5, 6):\n"
+            "    nq.show(nq.solve(n), max_boards=2)\n"
+            "nq.show(nq.solve(8)[0])")
+    book = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
+    nbclient.NotebookClient(book, timeout=120, kernel_name="python3").execute()
+    outputs = book.cells[0].outputs
+    assert [o.output_type for o in outputs] == ["display_data"] * 4
+    assert [o.data["text/html"].count("<svg") for o in outputs] == [2, 2, 2, 1]
+
+
+@pytest.mark.parametrize("n", [4, 8, 32, 33, 200, 1000])
+def test_svg_fits_a_page(n):
+    queens = nq.construct(n)
+    svg = nq.to_svg(queens)
+    root = ET.fromstring(svg)
+    assert float(root.get("width")) <= nq.render.BOARD_PIXELS + 60
+    assert len(svg) < 100_000 if n > nq.render.SQUARES_MAX_N else True
+    if n > nq.render.SQUARES_MAX_N:  # compactly: no element per square
+        assert not [e for e in root.iter(SVG + "rect") if e.get("class") == "square"]
+        path = next(e for e in root.iter(SVG + "path") if e.get("class") == "queens")
+        assert path.get("d").count("M") == n
+    big = nq.to_svg(nq.construct(1000), attacks=True, title="n = 1000")
+    assert len(big) < 1_000_000
+    assert float(ET.fromstring(nq.to_svg(queens, cell=10)).get("width")) >= 10 * n
+
+
+def test_svg_refuses_boards_too_large_to_see():
+    with pytest.raises(ValueError, match="n <= 100000"):
+        nq.to_svg(np.arange(100_001))
+
+
+def test_svg_compact_squares_and_attacks_match_the_square_by_square_drawing():
+    queens = nq.construct(40).astype(np.int64)
+    queens[::3] = -1
+    root = ET.fromstring(nq.to_svg(queens, attacks=True, cell=10, coordinates=False))
+    hit = nq.render._attacked_squares(queens)
+    path = next(e for e in root.iter(SVG + "path") if e.get("class") == "attacked")
+    covered = np.zeros_like(hit)
+    for part in path.get("d").split("M")[1:]:  # "x y h w v c h -w z"
+        xy, rest = part.split("h", 1)
+        x, y = map(float, xy.split())
+        w = float(rest.split("v")[0])
+        covered[int(y // 10), int(x // 10):int((x + w) // 10)] = True
+    assert np.array_equal(covered, hit)
+def _queen_boxes(ax):
+    """Display-space extents of each queen glyph of ``plot_board``'s patch."""
+    ax.figure.canvas.draw()
+    patch = next(p for p in ax.patches if p.get_gid() == "queens")
+    path = patch.get_path()
+    boxes = []
+    vertices, codes = path.vertices, path.codes
+    starts = np.flatnonzero(codes == 1)  # MOVETO starts each outline
+    pieces = np.split(np.arange(len(vertices)), starts[1:])
+    for piece in pieces:
+        boxes.append(ax.transData.transform(vertices[piece]))
+    return boxes
+
+
+def _square_of(ax, point):
+    col, row = ax.transData.inverted().transform(point)
+    return int(round(row)), int(round(col))
+
+
+@pytest.mark.parametrize("n, layout", [(4, None), (8, None), (64, None), (8, (3, 4)),
+                                       (32, (3, 4)), (4, (1, 2))])
+def test_plot_board_queens_stay_inside_their_squares(n, layout):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    queens = nq.construct(n)
+    if layout is None:
+        ax = nq.plot_board(queens)
+        side = ax.figure.get_size_inches()
+        assert nq.render.FIGURE_INCHES[0] <= side[0] <= nq.render.FIGURE_INCHES[1]
+    else:
+        fig, axes = plt.subplots(*layout, figsize=(10, 8))
+        for a in axes.flat:
+            nq.plot_board(queens, a)
+        ax = axes.flat[-1]
+    rows = set()
+    for outline in _queen_boxes(ax):
+        lo, hi = outline.min(axis=0), outline.max(axis=0)
+        r0, c0 = _square_of(ax, lo)
+        assert _square_of(ax, hi) == (r0, c0) or _square_of(ax, (lo + hi) / 2) == (
+            r0, c0)  # the glyph's corners lie in one square
+        (x0, y0), (x1, y1) = ax.transData.transform([[c0 - 0.5, r0 - 0.5],
+                                                     [c0 + 0.5, r0 + 0.5]])
+        left, right = sorted((x0, x1))
+        bottom, top = sorted((y0, y1))
+        assert left <= lo[0] and hi[0] <= right and bottom <= lo[1] and hi[1] <= top
+        rows.add(r0)
+        assert queens[r0] == c0
+    assert rows == set(range(n))
+    plt.close("all")
+
+
+def test_plot_board_labels():
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     ax = nq.plot_board(nq.solve(8)[0], attacks=True)
-    texts = [t.get_text() for t in ax.texts]
-    assert texts.count("\u265b") == 8
+    assert [t.get_text() for t in ax.get_xticklabels()] == [str(c) for c in range(8)]
+    assert [t.get_text() for t in ax.get_yticklabels()] == [str(r) for r in range(8)]
+    ax = nq.plot_board(nq.solve(8)[0], coordinates="chess")
     assert [t.get_text() for t in ax.get_xticklabels()] == list("abcdefgh")
+    assert [t.get_text() for t in ax.get_yticklabels()] == [str(8 - r) for r in range(8)]
+    ax = nq.plot_board(nq.construct(200))
+    assert 200 / len(ax.get_xticklabels()) >= 2  # thinned to fit
+    assert max(ax.figure.get_size_inches()) == nq.render.FIGURE_INCHES[1]
     plt.close("all")
 
 
@@ -213,8 +338,13 @@ def test_trace_4_exactly():
 
 
 def test_trace_truncates_and_preplaces():
-    events = nq.trace(8, max_events=50)
-    assert len(events) == 50
+    with pytest.warns(nq.TraceTruncatedWarning, match="max_events=50"):
+        events = nq.trace(8, max_events=50)
+    assert len(events) == 50 and events.dtype.metadata == {"n": 8, "complete": False}
+    full = nq.trace(8, max_events=4204)  # exactly the whole search: no warning
+    assert len(full) == 4204 and full.dtype.metadata["complete"]
+    assert np.array_equal(full[:50], events)
+    assert len(nq.trace(4, max_events=2**63 - 1)) == 34  # a cap, not an allocation
     constrained = nq.trace(6, preplaced={0: 1})
     solutions, _ = replay(constrained, 6)
     assert solutions == [(1, 3, 5, 0, 2, 4)]
@@ -224,14 +354,16 @@ def test_trace_truncates_and_preplaces():
 
 def test_trace_view():
     events = nq.trace(6)
-    view = nq.TraceView(events, 6)
-    assert len(view) == len(events)
+    view = nq.TraceView(events)
+    assert view.n == 6 and len(view) == len(events)
     last_solution = int(np.flatnonzero(events["kind"] == "solution")[0])
     np.testing.assert_array_equal(view.placement(last_solution), nq.solve(6)[0])
     svg = view.svg(last_solution)
     assert ET.fromstring(svg).tag == SVG + "svg" and "solution" in svg
     view.step = 3
-    assert "step 3 of" in view._repr_html_()
+    assert f"step 3 of 0..{len(events) - 1}: " in view._repr_html_()
+    event = events[3]
+    assert view.describe(3).endswith(f"row {event['row']}, column {event['column']}")
     ipywidgets = pytest.importorskip("ipywidgets")
     box = view.widget()
     assert isinstance(box, ipywidgets.VBox)
@@ -257,3 +389,29 @@ def test_show_options_are_checked(kwargs, error):
 def test_svg_cell_is_checked(cell):
     with pytest.raises((TypeError, ValueError), match="cell"):
         nq.to_svg([1, 3, 0, 2], cell=cell)
+
+
+@pytest.mark.parametrize("args, kwargs, error", [
+    ((4,), {}, ValueError), ((8,), {}, ValueError), ((4.7,), {}, TypeError),
+    ((), {"step": 10**6}, ValueError), ((), {"step": -1}, ValueError),
+    ((), {"step": 1.5}, TypeError),
+])
+def test_trace_view_checks_its_arguments(args, kwargs, error):
+    with pytest.raises(error):
+        nq.TraceView(nq.trace(6), *args, **kwargs)
+
+
+def test_trace_view_of_bare_events():
+    events = np.asarray(nq.trace(5), dtype=nq.api.TRACE_DTYPE)  # no metadata
+    with pytest.raises(ValueError, match="pass n"):
+        nq.TraceView(events)
+    assert nq.TraceView(events, 5).n == 5
+    with pytest.raises(ValueError, match="outside"):
+        nq.TraceView(events, 3)
+    with pytest.raises(TypeError, match="trace"):
+        nq.TraceView([1, 2, 3], 4)
+    view = nq.TraceView(events, 5)
+    with pytest.raises(ValueError, match="step"):
+        view.step = len(events)
+    with pytest.raises(ValueError, match="step"):
+        view.placement(-1)
