@@ -10,7 +10,7 @@ from .checking import is_solution
 from .checkpoint import CheckpointError
 from .counting import LongCountWarning, count_solutions, first_row_counts, symmetry_classes
 from .enumeration import boards, fundamental_solutions, solve
-from .huge import construct, find_solution
+from .huge import NoCompletionError, construct, find_solution
 from .precompile import warmup
 from .render import (
     BoardGrid,
@@ -59,6 +59,7 @@ __all__ = [
     "LongCountWarning",
     "construct",
     "find_solution",
+    "NoCompletionError",
     "trace",
     "TraceTruncatedWarning",
     "to_svg",

@@ -19,7 +19,7 @@ from .constraints import Constraints
 __all__ = ["METHODS", "SYMMETRIC_RESULTS", "Split", "CountJob", "Piece", "known_total", "check_method",
            "choose_method", "has_subproblems", "check_prefix_depth", "resumed_depth",
            "count_split", "enumeration_split", "stream_split", "orbits_to_count",
-           "no_constraints", "pieces_overlap", "is_small", "is_breadth"]
+           "no_constraints", "pieces_overlap", "is_small", "is_breadth", "most_solutions"]
 
 #: Counting methods: mirror halving, and the D4-symmetric search.
 METHODS = ("halving", "symmetric")
@@ -36,6 +36,20 @@ SYMMETRIC_KERNEL_MIN_N = _kernels.TAIL_ROWS + 3
 def known_total(n):
     """The total count from OEIS A000170 when tabulated (``n <= 27``), else ``None``."""
     return config.A000170[n] if n < len(config.A000170) else None
+
+
+def most_solutions(n, constraints=None):
+    """An upper bound on the solutions of ``n`` (with ``constraints``, a
+    :class:`~nqueens_numba.constraints.Constraints` or ``None``): the tabulated total (OEIS
+    A000170) when known, and at most the product of each row's allowed squares (a Python
+    int: 1 for a board whose rows are all pre-placed but one with a single square)."""
+    bound = known_total(n)
+    if constraints is not None:
+        product = 1
+        for allowed in constraints.allow[:n].tolist():
+            product *= bin(allowed & ((1 << n) - 1)).count("1")
+        bound = product if bound is None else min(bound, product)
+    return n ** n if bound is None else bound
 
 
 def no_constraints(n):

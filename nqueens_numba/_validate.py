@@ -13,7 +13,7 @@ import numpy as np
 from . import config
 
 __all__ = ["integer", "flag", "in_range", "seconds", "positive_number", "board_order", "threads",
-           "limit", "max_bytes", "result_size", "integer_array"]
+           "limit", "max_bytes", "result_size", "integer_array", "placement_dtype", "max_threads"]
 
 
 def integer(value, name):
@@ -153,6 +153,16 @@ def _integer_values(values):
     if isinstance(values, (list, tuple, np.ndarray)):
         return len(values) > 0 and all(_integer_values(v) for v in values)
     return isinstance(values, (int, np.integer)) and not isinstance(values, (bool, np.bool_))
+
+
+def placement_dtype(n):
+    """The dtype of the placements the package returns for boards of order ``n``: the
+    smallest signed integer type that holds ``n - 1`` (int8 up to n = 128, then int16,
+    int32, int64)."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if n - 1 <= np.iinfo(dtype).max:
+            return np.dtype(dtype)
+    return np.dtype(np.int64)
 
 
 def integer_array(values, empty_dtype=np.int64):

@@ -320,7 +320,8 @@ def _solve_command(args, out):
 _OPTIONS = {"n_threads": "--threads", "prefix_depth": "--prefix-depth",
             "checkpoint_every": "--checkpoint-every", "checkpoint=FILE": "--checkpoint FILE",
             "checkpoint=": "--checkpoint ",
-            "max_steps": "--max-steps", "method=": "--method ",
+            "max_steps": "--max-steps", "method=": "--method ", "limit": "--limit",
+            "seed": "--seed", "max_bytes": "--max-bytes",
             "fundamental=True": "--fundamental", "timeout must": "--scheduler-timeout must",
             "method='halving' or None": "--method halving or no --method"}
 
@@ -433,7 +434,7 @@ def _main(args, commands, out):
                                              max_steps=args.max_steps), args, out)
         if out is not None:
             out.flush()
-    except checkpoint.CheckpointError as exc:  # a file to fix, not the usage
+    except (checkpoint.CheckpointError, huge.NoCompletionError) as exc:  # not the usage
         print(f"nqueens: {exc}", file=sys.stderr)
         return 1
     except (TypeError, ValueError) as exc:

@@ -208,8 +208,7 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
     max_bytes = _validate.max_bytes(max_bytes)
     cons = check_constraints(n, preplaced, blocked)
     if limit is not None:
-        total = _split.known_total(n)
-        _validate.result_size(n, limit if total is None else min(limit, total), max_bytes)
+        _validate.result_size(n, min(limit, _split.most_solutions(n, cons)), max_bytes)
     if not progress and _split.is_breadth(n):  # nothing to compile
         return _solve_small(n, limit, cons, max_bytes)
     with _runner.compiling_notice(progress, "solve"):

@@ -122,6 +122,8 @@ def _check_placements(queens):
     single = arr.ndim == 1
     batch = arr[None, :] if single else arr
     n = batch.shape[1]
+    if not isinstance(queens, np.ndarray):  # a list: the package's dtype for placements
+        batch = batch.astype(_validate.placement_dtype(n))
     if batch.size:
         if batch.min() < 0 or batch.max() >= n:
             raise ValueError(f"not a valid placement: columns must lie in 0..{n - 1}")

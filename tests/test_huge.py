@@ -11,7 +11,7 @@ from naive import is_solution_naive
 def test_construct_every_n_up_to_5000():
     for n in [1] + list(range(4, 5001)):
         queens = nq.construct(n)
-        assert queens.shape == (n,) and queens.dtype == np.int32
+        assert queens.shape == (n,) and queens.dtype == (np.int8 if n <= 128 else np.int16)
         assert nq.is_solution(queens), n
 
 
@@ -45,7 +45,8 @@ def test_construct_edge_cases():
 def test_find_solution_small_and_medium(n):
     for seed in range(4):
         queens = nq.find_solution(n, seed=seed)
-        assert queens.dtype == np.int64 and nq.is_solution(queens), (n, seed)
+        assert queens.dtype == (np.int8 if n <= 128 else np.int16), (n, queens.dtype)
+        assert nq.is_solution(queens), (n, seed)
 
 
 def test_find_solution_is_reproducible():
@@ -71,8 +72,45 @@ def test_find_solution_keeps_preplaced_queens_large():
 
 
 def test_find_solution_gives_up_clearly():
-    with pytest.raises(RuntimeError, match="no solution within max_steps"):
+    """No completion: proved by the exhaustive search on a small board, else a message that
+    says what was tried."""
+    with pytest.raises(nq.NoCompletionError, match="no completion"):
         nq.find_solution(8, preplaced={0: 0, 1: 2, 2: 4}, seed=1, max_steps=5000)
+    with pytest.raises(RuntimeError, match=r"n=100 found after 1 min-conflicts run of up to 11,000 "
+                                           r"swap tries \(max_steps=0\)"):
+        nq.find_solution(100, preplaced={0: 0, 50: 2}, seed=1, max_steps=0)
+
+
+@pytest.mark.parametrize("n, preplaced", [
+    (7, {0: 0}), (6, {2: 4, 3: 1}), (8, {0: 0}), (9, {4: 4}), (10, {0: 3, 9: 5}),
+    (12, {0: 0, 1: 2}), (20, {0: 0, 1: 2, 2: 4}),
+])
+def test_find_solution_completes_small_boards_for_every_seed(n, preplaced):
+    """Every seed finds a completion where one exists (restarts leave local minima; the
+    exhaustive search decides what local search misses)."""
+    assert nq.count_solutions(n, preplaced=preplaced) > 0
+    for seed in range(200):
+        queens = nq.find_solution(n, preplaced=preplaced, seed=seed)
+        assert nq.is_solution(queens), (seed, queens)
+        assert all(queens[r] == c for r, c in preplaced.items())
+
+
+def test_find_solution_restarts_with_seeds_of_its_own(monkeypatch):
+    """A stuck run restarts from a new random placement: the same seed gives the same
+    solution, a restart a different seed."""
+    from nqueens_numba import huge
+
+    seeds = []
+    real = huge._kernels._min_conflicts
+
+    def spy(queens, free_rows, seed, budget, *work):
+        seeds.append((seed, budget))
+        return -1 if len(seeds) < 3 else real(queens, free_rows, seed, budget, *work)
+
+    monkeypatch.setattr(huge._kernels, "_min_conflicts", spy)
+    q = nq.find_solution(200, seed=7)
+    assert nq.is_solution(q) and len(seeds) == 3
+    assert seeds[0] == (7, 12_000) and len({s for s, _ in seeds}) == 3
 
 
 def test_find_solution_errors():
@@ -100,7 +138,7 @@ def test_cli_construct_and_find(tmp_path, capsys):
     queens = np.array(capsys.readouterr().out.split(), dtype=int)
     assert nq.is_solution(queens) and queens[0] == 7 and queens[10] == 3
     assert main(["find", "8", "-p", "0:0,1:2,2:4", "--seed", "1", "--max-steps", "100"]) == 1
-    assert "no solution within max_steps" in capsys.readouterr().err
+    assert "no completion" in capsys.readouterr().err
 
 
 def test_is_solution_with_object_and_mixed_integer_inputs():
@@ -125,3 +163,22 @@ def test_find_solution_validates_for_every_n(n):
     with pytest.raises(ValueError, match="off the"):
         nq.find_solution(n, seed=1, preplaced={n: 0})
     assert nq.is_solution(nq.find_solution(n, seed=1, max_steps=2**63 - 1))
+
+
+@pytest.mark.parametrize("n, dtype", [(1, np.int8), (128, np.int8), (129, np.int16),
+                                      (32768, np.int16), (32769, np.int32)])
+def test_one_dtype_for_placements(n, dtype):
+    """The smallest signed integer type that holds n - 1, whatever made the placement."""
+    from nqueens_numba import _validate
+
+    assert _validate.placement_dtype(n) == dtype
+    assert nq.construct(n).dtype == dtype
+    if n <= 129:
+        assert nq.find_solution(n, seed=0).dtype == dtype
+        assert nq.transform(list(nq.construct(n)), "rot90").dtype == dtype
+        assert nq.canonical_form(list(nq.construct(n))).dtype == dtype
+    if n <= 63:
+        assert nq.solve(n, limit=1).dtype == dtype
+    assert _validate.placement_dtype(2**31 + 1) == np.int64
+    # arrays given keep their dtype
+    assert nq.transform(np.array([1, 3, 0, 2], dtype=np.int64), "rot90").dtype == np.int64

@@ -17,12 +17,23 @@ lexicographic order of ``queens``. ``allow`` is always a bitboard of the squares
 A *states* array holds one subproblem per row: ``states[i] = (cols, diag, anti, q_0, ...,
 q_{depth-1})``, ``int64``, where ``q_r`` is the column of the queen pre-placed in row ``r``.
 """
+import numba
 import numpy as np
 from numba import njit
 
 from ._sizes import TAIL_ROWS, TAIL_SOLUTIONS
 
-__all__ = ["JIT", "JIT_INLINE", "TAIL_ROWS", "TAIL_SOLUTIONS"]
+__all__ = ["JIT", "JIT_INLINE", "TAIL_ROWS", "TAIL_SOLUTIONS", "trailing_zeros"]
+
+if numba.config.DISABLE_JIT:  # numba's debugging mode: the kernels run as Python
+
+    def trailing_zeros(x):
+        """The index of the lowest set bit of ``x`` (numba's intrinsic, in Python)."""
+        x = int(x)
+        return (x & -x).bit_length() - 1
+
+else:
+    from numba.cpython.unsafe.numbers import trailing_zeros
 
 #: JIT options of every kernel, in one place: compile once per machine (``cache``), release the
 #: GIL while searching (the package runs kernels on a pool of Python threads, one batch of

@@ -6,7 +6,6 @@ masks and the states.
 """
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ._common import (
     _STEP_ROWS,
@@ -16,6 +15,7 @@ from ._common import (
     TAIL_SOLUTIONS,
     _count_allowed_tail,
     _full_mask,
+    trailing_zeros,
 )
 
 

@@ -3,9 +3,8 @@ edges.
 """
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ._common import _STEP_ROWS, JIT, TAIL_ROWS, _count_allowed_tail, _full_mask
+from ._common import _STEP_ROWS, JIT, TAIL_ROWS, _count_allowed_tail, _full_mask, trailing_zeros
 
 # The symmetric search visits the placements of a set ``X`` that meets every D4 orbit of
 # solutions. The distance of an edge queen from the nearest corner along its edge is

@@ -1,8 +1,7 @@
 """Kernel of the search trace: the plain depth-first search, event by event."""
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
 
-from ._common import JIT, _full_mask
+from ._common import JIT, _full_mask, trailing_zeros
 
 
 TRACE_PLACE = 0
