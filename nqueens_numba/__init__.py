@@ -1,40 +1,51 @@
 """nqueens_numba: the n-queens problem solved by a numba-compiled bitboard search.
 
 Count, enumerate and print the solutions of the n-queens problem for ``0 <= n <= 63``.
-This module only gathers the public names of the modules that do each job.
+This module only gathers the public names of the modules that do each job, importing each
+module when one of its names is first used (``import nqueens_numba`` is quick, and the
+``nqueens`` command can handle Ctrl-C from its first moment).
 """
-from . import api  # noqa: F401 - ``nqueens_numba.api`` after ``import nqueens_numba``
-from . import checkpoint  # noqa: F401 - ``nqueens_numba.checkpoint.status``
+import importlib
+
 from ._version import __version__
-from .checking import is_solution
-from .checkpoint import CheckpointError
-from .counting import LongCountWarning, count_solutions, first_row_counts, symmetry_classes
-from .enumeration import boards, fundamental_solutions, solve
-from .huge import NoCompletionError, construct, find_solution
-from .precompile import warmup
-from .render import (
-    BoardGrid,
-    TraceView,
-    format_board,
-    format_text,
-    plot_board,
-    show,
-    to_boards,
-    to_svg,
-)
-from .streaming import iter_solutions, save_solutions
-from .symmetry import (
-    D4,
-    canonical_form,
-    compose,
-    images,
-    is_canonical,
-    orbit,
-    orbit_size,
-    stabilizer_order,
-    transform,
-)
-from .tracing import TraceTruncatedWarning, trace
+
+#: The module of each public name.
+_HOME = {
+    "is_solution": "checking",
+    "CheckpointError": "checkpoint",
+    **dict.fromkeys(["LongCountWarning", "count_solutions", "first_row_counts",
+                     "symmetry_classes"], "counting"),
+    **dict.fromkeys(["boards", "fundamental_solutions", "solve"], "enumeration"),
+    **dict.fromkeys(["NoCompletionError", "construct", "find_solution"], "huge"),
+    "warmup": "precompile",
+    **dict.fromkeys(["BoardGrid", "TraceView", "format_board", "format_text", "plot_board",
+                     "show", "to_boards", "to_svg"], "render"),
+    **dict.fromkeys(["iter_solutions", "save_solutions"], "streaming"),
+    **dict.fromkeys(["D4", "canonical_form", "compose", "images", "is_canonical", "orbit",
+                     "orbit_size", "stabilizer_order", "transform"], "symmetry"),
+    **dict.fromkeys(["TraceTruncatedWarning", "trace"], "tracing"),
+}
+
+#: Modules reachable as attributes (``nqueens_numba.checkpoint.status``, ...).
+_MODULES = {"api", "checkpoint", "checking", "config", "constraints", "counting",
+            "distributed", "enumeration", "export", "huge", "precompile", "render",
+            "streaming", "symmetry", "tracing", "cli"}
+
+
+def __getattr__(name):
+    if name in _HOME:
+        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+    elif name in _MODULES:
+        value = importlib.import_module(f".{name}", __name__)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__) | _MODULES)
+
 
 __all__ = [
     "count_solutions",

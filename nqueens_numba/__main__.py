@@ -1,7 +1,26 @@
-"""``python -m nqueens_numba``: the ``nqueens`` command line."""
+"""``python -m nqueens_numba`` and the ``nqueens`` command line."""
+import signal
 import sys
 
-from .cli import main
+
+def run():
+    """The ``nqueens`` command: :func:`nqueens_numba.cli.main`. Ctrl-C while the package is
+    still loading waits for the loading to end (a fraction of a second: an import cut short
+    can leave a module half made) and exits with status 130 without a traceback."""
+    interrupted = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: interrupted.append(signum))
+    try:
+        from .cli import main
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    try:
+        if interrupted:
+            raise KeyboardInterrupt
+        return main()
+    except KeyboardInterrupt:  # before ``main`` handles it itself
+        print("nqueens: interrupted", file=sys.stderr)
+        return 130
+
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

@@ -56,21 +56,9 @@ def progress_bar(total, initial, desc, unit="subproblem", disable=False, bar_for
                disable=disable, bar_format=bar_format)
 
 
-_notice = threading.local()  # whether this thread is inside compiling_notice
-
-
 def cache_directory():
-    """Where numba caches the kernels: ``NUMBA_CACHE_DIR`` if set, else the ``__pycache__``
-    folder of the kernels' package (numba falls back to a user cache directory when that is
-    not writable)."""
-    from numba.core.config import CACHE_DIR
-
-    return CACHE_DIR or os.path.join(os.path.dirname(_kernels.__file__), "__pycache__")
-
-
-def _is_ours(ev):
-    func = getattr(ev.data.get("dispatcher"), "py_func", None)
-    return getattr(func, "__module__", "").startswith("nqueens_numba.")
+    """Where numba caches the kernels (:func:`nqueens_numba._kernels.cache_directory`)."""
+    return _kernels.cache_directory()
 
 
 @contextmanager
@@ -78,9 +66,10 @@ def compiling_notice(enabled, what):
     """While inside (and ``enabled``), the first kernel numba really compiles (not one loaded
     from its cache) prints one line on stderr before the wait: ``compiling kernels for
     {what} (first use; cached in DIR)``. Nested uses print that line once. (Outside, the
-    first compile of the process says so without naming the feature: :func:`_FirstCompile`.)
+    first compile of the process says so without naming the feature: see
+    :mod:`nqueens_numba._kernels`.)
     """
-    if not enabled or getattr(_notice, "active", False):
+    if not enabled or getattr(_kernels.notice, "active", False):
         yield
         return
     from numba.core import event
@@ -89,48 +78,23 @@ def compiling_notice(enabled, what):
         said = False
 
         def on_start(self, ev):
-            if not self.said and _is_ours(ev):
+            if not self.said and _kernels.is_ours(ev):
                 self.said = True
-                _FirstCompile.said = True
-                print(f"nqueens_numba: compiling kernels for {what} (first use; cached in "
-                      f"{cache_directory()})", file=sys.stderr, flush=True)
+                _kernels.said_compiling()
+                from tqdm.auto import tqdm  # (a bar is on: print above it)
+
+                tqdm.write(f"nqueens_numba: compiling kernels for {what} (first use; cached "
+                           f"in {_kernels.cache_of(ev)})", file=sys.stderr)
 
         def on_end(self, ev):
             pass
 
-    _notice.active = True
+    _kernels.notice.active = True
     try:
         with event.install_listener("numba:compile", Notice()):
             yield
     finally:
-        _notice.active = False
-
-
-class _FirstCompile:
-    """The first kernel of the package that numba compiles in this process (not one loaded
-    from its cache) prints one line on stderr, so that a first call's seconds of compiling
-    are not taken for a hang."""
-
-    said = False
-
-    @classmethod
-    def install(cls):
-        from numba.core import event
-
-        class Listener(event.Listener):
-            def on_start(self, ev):
-                if not cls.said and not getattr(_notice, "active", False) and _is_ours(ev):
-                    cls.said = True
-                    print(f"nqueens_numba: compiling kernels (first use, seconds; cached in "
-                          f"{cache_directory()})", file=sys.stderr, flush=True)
-
-            def on_end(self, ev):
-                pass
-
-        event.register("numba:compile", Listener())
-
-
-_kernels.when_loaded(_FirstCompile.install)  # when numba is imported, before a compile
+        _kernels.notice.active = False
 
 
 def compile_first(call, what, notice=True):

@@ -377,6 +377,8 @@ def first_row_counts(n, *, n_threads=None):
     out = np.zeros(n, dtype=np.int64)
     if n == 0:
         return out
+    if _split.is_breadth(n):  # nothing to compile
+        return np.bincount(_breadth.solutions(n)[:, 0], minlength=n).astype(np.int64)
     split = _split.count_split(n, "halving", n_threads)
     np.add.at(out, split.states[:, 3], _runner.run_split(split, n_threads)[:, 0])
     out[n - 1 - np.arange(n // 2)] = out[: n // 2]

@@ -169,7 +169,9 @@ def transform(queens, element):
     Returns
     -------
     numpy.ndarray
-        Same shape and dtype as ``queens``.
+        Same shape as ``queens``; the dtype of ``queens`` when it is an array, else the
+        package's dtype for placements (the smallest signed integer type that holds
+        ``n - 1``: int8 up to n = 128).
 
     Raises
     ------
@@ -182,9 +184,9 @@ def transform(queens, element):
     Examples
     --------
     >>> transform([1, 3, 0, 2], "flip_h")
-    array([2, 0, 3, 1])
+    array([2, 0, 3, 1], dtype=int8)
     >>> transform([1, 3, 0, 2], "rot90")
-    array([1, 3, 0, 2])
+    array([1, 3, 0, 2], dtype=int8)
     """
     _check_element(element)
     batch, single = _check_placements(queens)
@@ -202,7 +204,7 @@ def images(queens):
     Returns
     -------
     numpy.ndarray, shape (8, n) or (k, 8, n)
-        ``images(q)[..., j, :] == transform(q, D4[j])``; same dtype as ``queens``.
+        ``images(q)[..., j, :] == transform(q, D4[j])``; dtype as in :func:`transform`.
 
     Raises
     ------
@@ -302,7 +304,7 @@ def orbit(queens):
     --------
     >>> orbit([1, 3, 0, 2])
     array([[1, 3, 0, 2],
-           [2, 0, 3, 1]])
+           [2, 0, 3, 1]], dtype=int8)
     """
     batch, single = _check_placements(queens)
     out = [np.unique(imgs, axis=0).astype(batch.dtype, copy=False)
@@ -323,7 +325,9 @@ def canonical_form(queens):
     Returns
     -------
     numpy.ndarray
-        Same shape and dtype as ``queens``.
+        Same shape as ``queens``; the dtype of ``queens`` when it is an array, else the
+        package's dtype for placements (the smallest signed integer type that holds
+        ``n - 1``: int8 up to n = 128).
 
     Raises
     ------
@@ -333,7 +337,7 @@ def canonical_form(queens):
     Examples
     --------
     >>> canonical_form([2, 0, 3, 1])
-    array([1, 3, 0, 2])
+    array([1, 3, 0, 2], dtype=int8)
     """
     batch, single = _check_placements(queens)
     imgs = _all_images(batch)

@@ -10,7 +10,8 @@
 =================  ================================================================
 
 Kernels are imported on first use (``_kernels._count_states`` imports ``bitboard``, and numba
-with it); the tail sizes come from ``_sizes``, which imports no numba.
+with it); the tail sizes come from ``_sizes``, which imports no numba. The first kernel numba
+compiles in a process says so on stderr (one line naming the cache folder).
 
 Kernels assume valid input (the callers validate), take only scalars and fixed-dtype arrays,
 and never format strings. They are named underscore + verb + object (``_count_states``); the
@@ -22,6 +23,8 @@ Kernels are cached per source file (``cache=True``): numba does not notice when 
 remove the ``__pycache__`` folders (or set ``NUMBA_CACHE_DIR`` to a new folder).
 """
 import importlib
+import os
+import sys
 import threading
 
 from ._sizes import TAIL_ROWS, TAIL_SOLUTIONS
@@ -43,33 +46,82 @@ _FAMILY = {
                     "trace"),
 }
 
-__all__ = ["TAIL_ROWS", "TAIL_SOLUTIONS", *sorted(_FAMILY)]
+__all__ = ["TAIL_ROWS", "TAIL_SOLUTIONS", "cache_directory", "cache_of", "is_ours", "notice",
+           "said_compiling", *sorted(_FAMILY)]
 
-_on_load = []  # called once, after the first family is imported (numba with it)
-_on_load_lock = threading.Lock()
+#: Per thread: ``active`` while a caller's own notice (``_runner.compiling_notice``), which
+#: names the feature, is on; the process's first-compile line then stays quiet.
+notice = threading.local()
+
+_first_compile = {"said": False, "installed": False}
+_install_lock = threading.Lock()
 
 
-def when_loaded(callback):
-    """Call ``callback()`` once, right after the first kernel family is imported (and numba
-    with it), before any kernel compiles: at once if that has happened."""
-    with _on_load_lock:
-        if _on_load is not None:
-            _on_load.append(callback)
-            return
-    callback()
+def cache_directory():
+    """Where numba caches the kernels: ``NUMBA_CACHE_DIR`` if set, else the ``__pycache__``
+    folder of this package (numba falls back to a user cache folder when that is not
+    writable: :func:`cache_of` names the one it chose)."""
+    from numba.core.config import CACHE_DIR
+
+    return CACHE_DIR or os.path.join(os.path.dirname(__file__), "__pycache__")
+
+
+def cache_of(ev):
+    """The folder numba caches the kernel of compile event ``ev`` in: the one its locator
+    chose, else :func:`cache_directory`."""
+    cache = getattr(ev.data.get("dispatcher"), "_cache", None)
+    return getattr(cache, "_cache_path", None) or cache_directory()
+
+
+def is_ours(ev):
+    """Whether compile event ``ev`` is of a kernel of this package."""
+    func = getattr(ev.data.get("dispatcher"), "py_func", None)
+    return getattr(func, "__module__", "").startswith(__name__.rsplit(".", 1)[0] + ".")
+
+
+def said_compiling():
+    """Record that a line about compiling was printed (the first-compile line is then not)."""
+    _first_compile["said"] = True
+
+
+def _install_first_compile_notice():
+    """The first kernel of the package that numba compiles in this process (not one loaded
+    from its cache) prints one line on stderr, so that a first call's seconds of compiling
+    are not taken for a hang."""
+    from numba.core import event
+
+    class Listener(event.Listener):
+        def on_start(self, ev):
+            if (not _first_compile["said"] and not getattr(notice, "active", False)
+                    and is_ours(ev)):
+                _first_compile["said"] = True
+                print(f"nqueens_numba: compiling kernels (first use, seconds; cached in "
+                      f"{cache_of(ev)})", file=sys.stderr, flush=True)
+
+        def on_end(self, ev):
+            pass
+
+    event.register("numba:compile", Listener())
 
 
 def __getattr__(name):
-    global _on_load
     family = _FAMILY.get(name)
     if family is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{family}", __name__), name)
+    with _install_lock:  # before numba compiles anything of ours
+        if not _first_compile["installed"]:
+            _install_first_compile_notice()
+            _first_compile["installed"] = True
+    try:
+        module = importlib.import_module(f".{family}", __name__)
+    except RuntimeError as exc:
+        if "no locator available" not in str(exc):
+            raise
+        raise RuntimeError(f"numba cannot cache the kernels: neither the package folder nor "
+                           f"the user's cache folder is writable ({exc}); set "
+                           f"NUMBA_CACHE_DIR to a writable folder") from None
+    value = getattr(module, name)
     globals()[name] = value
-    with _on_load_lock:
-        callbacks, _on_load = _on_load or [], None
-    for callback in callbacks:
-        callback()
     return value
 
 
