@@ -293,7 +293,7 @@ def orbit(queens):
     -------
     numpy.ndarray, shape (orbit_size, n)
         For one placement; for a batch, a list with one such array per placement. Same
-        dtype as ``queens``.
+        dtype as in :func:`transform`.
 
     Raises
     ------

@@ -73,6 +73,9 @@ def test_small_boards_run_no_kernel(no_kernels, n):
     assert len(nq.solve(n)) == A000170[n]
     assert len(nq.fundamental_solutions(n)) == A002562[n]
     assert sum(len(chunk) for chunk in nq.iter_solutions(n, chunk_size=1000)) == A000170[n]
+    counts = nq.first_row_counts(n)
+    assert counts.dtype == np.int64 and counts.shape == (n,)
+    assert (counts.sum() if n else 1) == A000170[n]
 
 
 @pytest.mark.parametrize("n", [8, 11, 12])
@@ -80,12 +83,12 @@ def test_small_boards_agree_with_the_kernels(monkeypatch, n):
     cons = dict(preplaced={1: 3}, blocked=np.eye(n, dtype=bool)[::-1])
     small = [nq.solve(n), nq.solve(n, limit=5), nq.solve(n, **cons), nq.boards(n, limit=3),
              nq.fundamental_solutions(n), nq.symmetry_classes(n),
-             nq.count_solutions(n, **cons),
+             nq.count_solutions(n, **cons), nq.first_row_counts(n),
              [c.copy() for c in nq.iter_solutions(n, chunk_size=777, **cons)]]
     monkeypatch.setattr(config, "BREADTH_MAX_N", -1)
     kernels = [nq.solve(n), nq.solve(n, limit=5), nq.solve(n, **cons), nq.boards(n, limit=3),
                nq.fundamental_solutions(n), nq.symmetry_classes(n),
-               nq.count_solutions(n, **cons),
+               nq.count_solutions(n, **cons), nq.first_row_counts(n),
                list(nq.iter_solutions(n, chunk_size=777, **cons))]
     for a, b in zip(small, kernels):
         if isinstance(a, list) and a and isinstance(a[0], np.ndarray):

@@ -1,0 +1,68 @@
+"""The edges of the API and the command line: start-up, Ctrl-C while loading, numba's
+debugging mode, memory bounds of constrained results."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import nqueens_numba as nq
+
+
+def test_import_loads_nothing_heavy():
+    """``import nqueens_numba`` loads no module of its own but the version, and no NumPy:
+    names load on first use."""
+    code = ("import sys, nqueens_numba as nq; "
+            "print(sorted(m for m in sys.modules if m.startswith(('nqueens_numba.', 'numpy', "
+            "'numba')) and m != 'nqueens_numba._version')); "
+            "print(nq.count_solutions.__module__, nq.checkpoint.__name__, 'solve' in dir(nq))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == ["[]", "nqueens_numba.counting nqueens_numba.checkpoint "
+                                             "True"]
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        nq.nope  # noqa: B018
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.1, 0.15, 0.2, 0.3])
+def test_ctrl_c_while_the_command_starts_exits_130_without_a_traceback(delay):
+    """Ctrl-C from the moment the package starts loading (after Python's own start-up)."""
+    run = subprocess.Popen([sys.executable, "-m", "nqueens_numba", "count", "15"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(delay)
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 130, (out, err)
+    assert "Traceback" not in err and err.startswith("nqueens: "), err
+
+
+def test_numba_debugging_mode_runs_the_kernels_as_python():
+    """``NUMBA_DISABLE_JIT=1`` (numba's debugging mode): the kernels run as Python."""
+    code = ("import nqueens_numba as nq\n"
+            "print(nq.count_solutions(8, method='halving'), "
+            "nq.count_solutions(9, method='symmetric'), "
+            "nq.count_solutions(8, fundamental=True, method='symmetric'), "
+            "len(nq.solve(8, progress=True)), len(nq.trace(5)), "
+            "bool(nq.is_solution(nq.find_solution(40, seed=3))), "
+            "nq.count_solutions(7, preplaced={0: 1}, method='halving'))")
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["92", "352", "12", "92", str(len(nq.trace(5))), "True",
+                                  str(nq.count_solutions(7, preplaced={0: 1}))]
+
+
+def test_memory_guard_bounds_constrained_results_by_their_rows():
+    queens = nq.construct(40)
+    preplaced = {r: int(queens[r]) for r in range(39)}  # one free row: one completion
+    found = nq.solve(40, preplaced=preplaced, limit=10**9)
+    assert found.shape == (1, 40) and np.array_equal(found[0], queens)
+    with pytest.raises(MemoryError, match="1,000,000,000 solutions"):
+        nq.solve(40, limit=10**9)
+    two_free = {r: int(queens[r]) for r in range(38)}
+    assert len(nq.solve(40, preplaced=two_free, limit=10**9, max_bytes=4 * 40)) == 1
