@@ -27,26 +27,6 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
                     blocked=None):
     """Total number of solutions of the n-queens problem (OEIS A000170), or of fundamental ones.
 
-    Two explicit-stack depth-first searches over ``int64`` bitboards:
-
-    * ``"halving"`` (kernel ``_count_batch``): only the left half of the first row is
-      searched and its count doubled (mirror symmetry); for odd ``n`` the middle column is
-      searched once.
-    * ``"symmetric"`` (kernel ``_count_symmetric_run``): of each D4 orbit only the
-      images whose first-row queen is at least as far from a corner as every other edge
-      queen are searched (masks keep the side columns empty in the middle rows and the last
-      queen near a corner, which cuts the other images early). An orbit of 8 has one such
-      image per edge whose queen is that far from a corner, so each leaf counts for the
-      inverse of that number; the rare leaves fixed by ``rot180`` (orbits of 4 and 2) are
-      compared with their images. One pass gives the orbits by size, hence the fundamental
-      count and the total. About 38% of the halving search's time.
-
-    The search is split into subproblems by pre-placing the first ``prefix_depth`` rows:
-    many more subproblems than threads, each small (see ``config.TASKS_PER_THREAD`` and
-    ``config.SOLUTIONS_PER_SUBPROBLEM``). A pool of ``n_threads`` threads takes batches of
-    them as it goes, so no thread idles while others work; each subproblem's count goes to
-    its own slot and Python sums the slots as exact integers.
-
     Parameters
     ----------
     n : int
@@ -142,6 +122,28 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     symmetry_classes : the fundamental solutions split by orbit size.
     first_row_counts : the total split by the column of the first-row queen.
     solve : the solutions themselves.
+
+    Notes
+    -----
+    Two explicit-stack depth-first searches over ``int64`` bitboards:
+
+    * ``"halving"`` (kernel ``_count_batch``): only the left half of the first row is
+      searched and its count doubled (mirror symmetry); for odd ``n`` the middle column is
+      searched once.
+    * ``"symmetric"`` (kernel ``_count_symmetric_run``): of each D4 orbit only the
+      images whose first-row queen is at least as far from a corner as every other edge
+      queen are searched (masks keep the side columns empty in the middle rows and the last
+      queen near a corner, which cuts the other images early). An orbit of 8 has one such
+      image per edge whose queen is that far from a corner, so each leaf counts for the
+      inverse of that number; the rare leaves fixed by ``rot180`` (orbits of 4 and 2) are
+      compared with their images. One pass gives the orbits by size, hence the fundamental
+      count and the total. About 38% of the halving search's time.
+
+    The search is split into subproblems by pre-placing the first ``prefix_depth`` rows:
+    many more subproblems than threads, each small (see ``config.TASKS_PER_THREAD`` and
+    ``config.SOLUTIONS_PER_SUBPROBLEM``). A pool of ``n_threads`` threads takes batches of
+    them as it goes, so no thread idles while others work; each subproblem's count goes to
+    its own slot and Python sums the slots as exact integers.
 
     References
     ----------

@@ -135,12 +135,6 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
           progress=False):
     """All solutions of the n-queens problem, in lexicographic order.
 
-    Subproblems of a prefix split (left half of the first row only) are enumerated in
-    parallel by the explicit-stack kernel ``_fill_solutions`` and written in order; the
-    solutions with the first queen in the right half are the mirror images of the left-half
-    ones, in reverse order. Boards up to ``config.BREADTH_MAX_N`` (12) without ``progress``
-    are searched row by row in NumPy instead: milliseconds, and no kernel to compile.
-
     Parameters
     ----------
     n : int
@@ -185,6 +179,14 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
     --------
     count_solutions : the number of solutions without storing them.
     boards : the solutions as LeetCode boards.
+
+    Notes
+    -----
+    Subproblems of a prefix split (left half of the first row only) are enumerated in
+    parallel by the explicit-stack kernel ``_fill_solutions`` and written in order; the
+    solutions with the first queen in the right half are the mirror images of the left-half
+    ones, in reverse order. Boards up to ``config.BREADTH_MAX_N`` (12) without ``progress``
+    are searched row by row in NumPy instead: milliseconds, and no kernel to compile.
 
     References
     ----------

@@ -19,18 +19,6 @@ def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, b
                    progress=False):
     """Stream all solutions in lexicographic order, in chunks of at most ``chunk_size``.
 
-    The search is split into subproblems by pre-placing the first rows; a pool of
-    ``n_threads`` threads enumerates them (kernel ``_fill_solutions``) a few ahead of the one
-    whose solutions are being handed out, and the chunks are assembled in order. Memory
-    stays near a few chunks whatever ``n`` is. Closing the generator, or leaving a ``for``
-    loop over it, stops the work within moments. Boards up to ``config.BREADTH_MAX_N`` (12)
-    without ``progress`` are searched in NumPy (no kernel to compile) and handed out in
-    chunks.
-
-    Unlike :func:`solve`, every first-row column is searched (mirror images cannot be
-    produced in order without holding half of the solutions), so enumerating everything
-    takes about twice as long.
-
     Parameters
     ----------
     n : int
@@ -63,6 +51,20 @@ def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, b
     --------
     solve : everything in one array.
     save_solutions : stream to a file.
+
+    Notes
+    -----
+    The search is split into subproblems by pre-placing the first rows; a pool of
+    ``n_threads`` threads enumerates them (kernel ``_fill_solutions``) a few ahead of the one
+    whose solutions are being handed out, and the chunks are assembled in order. Memory
+    stays near a few chunks whatever ``n`` is. Closing the generator, or leaving a ``for``
+    loop over it, stops the work within moments. Boards up to ``config.BREADTH_MAX_N`` (12)
+    without ``progress`` are searched in NumPy (no kernel to compile) and handed out in
+    chunks.
+
+    Unlike :func:`solve`, every first-row column is searched (mirror images cannot be
+    produced in order without holding half of the solutions), so enumerating everything
+    takes about twice as long.
 
     Examples
     --------
