@@ -258,11 +258,6 @@ def boards(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blo
 def fundamental_solutions(n, *, n_threads=None):
     """One solution per D4 orbit, its canonical form, in lexicographic order.
 
-    The canonical form is the lexicographically smallest image under the eight symmetries of
-    the board (:func:`~nqueens_numba.symmetry.canonical_form`). Found by enumerating the
-    solutions whose first-row queen is in the left half (with the middle column) and keeping
-    the canonical ones, so it needs the memory of half of :func:`solve`.
-
     Parameters
     ----------
     n : int
@@ -286,6 +281,13 @@ def fundamental_solutions(n, *, n_threads=None):
     --------
     count_solutions : ``fundamental=True`` counts them without enumerating.
     symmetry.orbit : the solutions equivalent to one of them.
+
+    Notes
+    -----
+    The canonical form is the lexicographically smallest image under the eight symmetries of
+    the board (:func:`~nqueens_numba.symmetry.canonical_form`). Found by enumerating the
+    solutions whose first-row queen is in the left half (with the middle column) and keeping
+    the canonical ones, so it needs the memory of half of :func:`solve`.
 
     References
     ----------

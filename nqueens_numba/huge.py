@@ -45,11 +45,6 @@ def _check_huge_n(n):
 def construct(n):
     """One solution for any ``n``, written down in O(n) time and memory.
 
-    The classic explicit solution: the even numbers ``2, 4, ...`` then the odd numbers
-    ``1, 3, ...`` (1-based), adjusted when ``n mod 6`` is 2 (swap 1 and 3, move 5 to the
-    end of the odd numbers) or 3 (move 2 to the end of the even numbers and 1, 3 to the end
-    of the odd numbers), read as the column of each row's queen.
-
     Parameters
     ----------
     n : int
@@ -58,9 +53,9 @@ def construct(n):
     Returns
     -------
     queens : numpy.ndarray, shape (n,), dtype int8, int16 or int32
-        The smallest signed integer type that holds ``n - 1`` (the package's dtype for
+        ``queens[row] == column``; a solution (:func:`~nqueens_numba.is_solution`). The
+        smallest signed integer type that holds ``n - 1`` (the package's dtype for
         placements).
-        ``queens[row] == column``; a solution (:func:`~nqueens_numba.is_solution`).
 
     Raises
     ------
@@ -72,6 +67,13 @@ def construct(n):
     See Also
     --------
     find_solution : a solution that keeps pre-placed queens.
+
+    Notes
+    -----
+    The classic explicit solution: the even numbers ``2, 4, ...`` then the odd numbers
+    ``1, 3, ...`` (1-based), adjusted when ``n mod 6`` is 2 (swap 1 and 3, move 5 to the
+    end of the odd numbers) or 3 (move 2 to the end of the even numbers and 1, 3 to the end
+    of the odd numbers), read as the column of each row's queen.
 
     References
     ----------

@@ -25,11 +25,6 @@ TRACE_DTYPE = np.dtype([("step", np.int64), ("kind", "U8"), ("row", np.int16),
 def trace(n, *, max_events=10_000, preplaced=None):
     """The depth-first search, event by event, to replay the backtracking.
 
-    Runs the plain bitboard search (every first-row column, the lowest free square first;
-    kernel ``_trace_search``) and records each step: a queen placed, a queen taken back
-    (when its row tries the next square, or when the search backtracks past it), and each
-    complete board.
-
     Parameters
     ----------
     n : int
@@ -60,6 +55,13 @@ def trace(n, *, max_events=10_000, preplaced=None):
     See Also
     --------
     nqueens_numba.render.TraceView : steps through a trace on a drawn board.
+
+    Notes
+    -----
+    Runs the plain bitboard search (every first-row column, the lowest free square first;
+    kernel ``_trace_search``) and records each step: a queen placed, a queen taken back
+    (when its row tries the next square, or when the search backtracks past it), and each
+    complete board.
 
     Examples
     --------
