@@ -128,7 +128,7 @@ def test_compiling_is_said_once_and_left_out_of_the_bar(tmp_path, code, what):
     """With an empty numba cache the first call says it compiles, before its bar starts; a
     second process loads the cached kernels and says nothing."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    notice = f"compiling kernels for {what} (first use; cached in {tmp_path})"
+    notice = f"compiling kernels for {what} (first use; cached in {tmp_path}/"  # + a folder
     for expected in (1, 0):
         run = subprocess.run([sys.executable, "-c", "import nqueens_numba as nq\n" + code],
                              capture_output=True, text=True, timeout=300, env=env)

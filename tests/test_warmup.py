@@ -95,8 +95,9 @@ def test_a_read_only_package_caches_in_numba_cache_dir(tmp_path):
             submodule_search_locations=[{str(package)!r}])
         nq = sys.modules["nqueens_numba"] = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(nq)
-        print(nq._kernels.__file__)
-        print(nq.count_solutions(13, preplaced={{0: 1}}), nq.trace(4).size)
+        result = nq.count_solutions(13, preplaced={{0: 1}}), nq.trace(4).size
+        print(sys.modules["nqueens_numba._kernels"].__file__)
+        print(*result)
     """)
     try:
         for _ in range(2):  # compiled, then loaded from the cache
