@@ -34,7 +34,7 @@ DIRECT_SOLUTIONS = 200_000
 
 #: Boards up to this order are counted and enumerated by a breadth-first search in NumPy
 #: (``_breadth``: nothing to compile, no numba to import) when no progress bar, checkpoint or
-#: split is asked for: measured at n = 12, a count takes 35 ms and ``solve`` 45 ms there,
+#: split is asked for: measured at n = 12, a count takes 35 ms and ``solve`` 38 ms there,
 #: against 0.1 s to load the compiled kernels from their cache in a new process (and 0.5-6 s
 #: to compile them); at n = 13 it takes 0.2 and 0.5 s, where the kernels take 10 ms once
 #: loaded.
