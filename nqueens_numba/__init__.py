@@ -24,12 +24,13 @@ _HOME = {
     **dict.fromkeys(["D4", "canonical_form", "compose", "images", "is_canonical", "orbit",
                      "orbit_size", "stabilizer_order", "transform"], "symmetry"),
     **dict.fromkeys(["TraceTruncatedWarning", "trace"], "tracing"),
+    **dict.fromkeys(["occupancy", "plot_occupancy"], "structure"),
 }
 
 #: Modules reachable as attributes (``nqueens_numba.checkpoint.status``, ...).
 _MODULES = {"api", "checkpoint", "checking", "config", "constraints", "counting",
             "distributed", "enumeration", "export", "huge", "precompile", "render",
-            "streaming", "symmetry", "tracing", "cli"}
+            "streaming", "symmetry", "tracing", "structure", "cli"}
 
 
 def __getattr__(name):
@@ -72,6 +73,8 @@ __all__ = [
     "find_solution",
     "NoCompletionError",
     "trace",
+    "occupancy",
+    "plot_occupancy",
     "TraceTruncatedWarning",
     "to_svg",
     "show",

@@ -612,6 +612,13 @@ def plot_board(queens, ax=None, *, attacks=False, coordinates=True):
         paths = [Path(glyph.vertices * 0.8 + [q[r], r], glyph.codes) for r in rows]
         ax.add_patch(PathPatch(Path.make_compound_path(*paths), facecolor="#111",
                                edgecolor="none", gid="queens"))
+    _label_axes(ax, n, style)
+    return ax
+
+
+def _label_axes(ax, n, style):
+    """Limits, row 0 at the top, and thinned row and column labels of an ``n``-board drawn
+    in data coordinates (square ``(r, c)`` centred on ``(c, r)``)."""
     ax.set_xlim(-0.5, n - 0.5)
     ax.set_ylim(n - 0.5, -0.5)
     if style:
@@ -630,6 +637,53 @@ def plot_board(queens, ax=None, *, attacks=False, coordinates=True):
         ax.set_xticks([])
         ax.set_yticks([])
     ax.tick_params(length=0)
+
+
+def heatmap(counts, ax=None, *, coordinates=True, label="solutions"):
+    """Draw ``(n, n)`` counts per square as a heatmap on a board's axes, with a colour bar.
+
+    Parameters
+    ----------
+    counts : array_like of int or float, shape (n, n)
+        A value per square, ``counts[row, column]``.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; by default the axes of a new figure sized as :func:`plot_board`'s.
+    coordinates : bool or {"index", "chess"}, optional
+        Row and column labels, as in :func:`to_svg`.
+    label : str, optional
+        The colour bar's label.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    ImportError
+        If matplotlib is not installed.
+    ValueError
+        If ``counts`` is not square or holds non-finite or negative values.
+    """
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as exc:
+        raise ImportError("heatmap needs matplotlib: pip install "
+                          "'nqueens_numba[notebook]' (or matplotlib)") from exc
+    values = np.asarray(counts)
+    if values.dtype.kind not in "iuf" or values.ndim != 2 or values.shape[0] != values.shape[1]:
+        raise ValueError(f"counts must be a square array of numbers, got shape "
+                         f"{values.shape} and dtype {values.dtype}")
+    if values.size and (not np.isfinite(values).all() or values.min() < 0):
+        raise ValueError("counts must be finite and non-negative")
+    style = _coordinates(coordinates)
+    n = values.shape[0]
+    if ax is None:
+        side = min(max(FIGURE_INCHES[0], 0.4 * n), FIGURE_INCHES[1])
+        _, ax = plt.subplots(figsize=(side * 1.2, side))
+    image = ax.imshow(values, cmap="viridis", extent=(-0.5, n - 0.5, n - 0.5, -0.5),
+                      interpolation="nearest")
+    ax.figure.colorbar(image, ax=ax, label=label, shrink=0.8)
+    _label_axes(ax, n, style)
     return ax
 
 

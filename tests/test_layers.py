@@ -27,7 +27,7 @@ LAYERS = [
     ["_runner"],
     ["checking", "enumeration"],
     ["counting"],
-    ["streaming", "tracing", "huge"],
+    ["streaming", "tracing", "huge", "structure"],
     ["distributed", "precompile"],
     ["api", "cli"],
     ["__main__", "__init__"],
