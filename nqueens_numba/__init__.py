@@ -5,8 +5,6 @@ This module only gathers the public names of the modules that do each job, impor
 module when one of its names is first used (``import nqueens_numba`` is quick, and the
 ``nqueens`` command can handle Ctrl-C from its first moment).
 """
-import importlib
-
 from ._version import __version__
 
 #: The module of each public name.
@@ -34,6 +32,8 @@ _MODULES = {"api", "checkpoint", "checking", "config", "constraints", "counting"
 
 
 def __getattr__(name):
+    import importlib
+
     if name in _HOME:
         value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
     elif name in _MODULES:

@@ -8,7 +8,9 @@ def run():
     still loading waits for the loading to end (a fraction of a second: an import cut short
     can leave a module half made) and exits with status 130 without a traceback."""
     interrupted = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: interrupted.append(signum))
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is not signal.SIG_IGN:  # (a process started to ignore it goes on ignoring it)
+        signal.signal(signal.SIGINT, lambda signum, frame: interrupted.append(signum))
     try:
         from .cli import main
     finally:

@@ -320,8 +320,8 @@ def _solve_command(args, out):
 _OPTIONS = {"n_threads": "--threads", "prefix_depth": "--prefix-depth",
             "checkpoint_every": "--checkpoint-every", "checkpoint=FILE": "--checkpoint FILE",
             "checkpoint=": "--checkpoint ",
-            "max_steps": "--max-steps", "method=": "--method ", "limit": "--limit",
-            "seed": "--seed", "max_bytes": "--max-bytes",
+            "max_steps": "--max-steps", "method=": "--method ", "limit must": "--limit must",
+            "seed must": "--seed must", "larger max_steps": "larger --max-steps",
             "fundamental=True": "--fundamental", "timeout must": "--scheduler-timeout must",
             "method='halving' or None": "--method halving or no --method"}
 
@@ -385,6 +385,14 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 _ended_by = {}
 
 
+def _stop_if_signalled():
+    """Raise ``KeyboardInterrupt`` if a signal came that did not stop the work (numba or
+    llvmlite can swallow the exception the handler raises, inside a finaliser): the
+    interrupted run then ends as interrupted rather than with its result."""
+    if "signal" in _ended_by:
+        raise KeyboardInterrupt
+
+
 def _terminate(signum, frame):
     """Stop on a signal as on Ctrl-C: a ``KeyboardInterrupt``, whose handling removes the
     files being written and saves a checkpoint. A second signal while stopping (a count
@@ -424,14 +432,17 @@ def _main(args, commands, out):
                     progress=args.progress, checkpoint=args.checkpoint,
                     checkpoint_every=args.checkpoint_every, preplaced=args.preplace,
                     blocked=_load_blocked(args.blocked))
+            _stop_if_signalled()
             out.write(f"{total}\n")
         elif args.command == "solve":
             _solve_command(args, out)
         elif args.command == "construct":
             _write_queens(huge.construct(args.n), args, out)
         else:
-            _write_queens(huge.find_solution(args.n, preplaced=args.preplace, seed=args.seed,
-                                             max_steps=args.max_steps), args, out)
+            queens = huge.find_solution(args.n, preplaced=args.preplace, seed=args.seed,
+                                        max_steps=args.max_steps)
+            _stop_if_signalled()
+            _write_queens(queens, args, out)
         if out is not None:
             out.flush()
     except (checkpoint.CheckpointError, huge.NoCompletionError) as exc:  # not the usage

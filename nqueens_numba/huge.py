@@ -197,8 +197,9 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
     queens, runs = _local_search(n, start, free_rows, seed, steps)
     if queens is not None:
         return queens.astype(dtype)
-    tried = (f"{runs} min-conflicts run{'s' if runs > 1 else ''} of up to "
-             f"{RESTART_STEPS + RESTART_STEPS_PER_ROW * n:,} swap tries (max_steps={steps:,})")
+    tried = (f"{runs} min-conflicts run{'s' if runs > 1 else ''} ({steps:,} swap tries in "
+             f"all, max_steps={steps:,}; a run restarts after "
+             f"{RESTART_STEPS + RESTART_STEPS_PER_ROW * n:,})")
     if n <= config.MAX_N and len(free_rows) <= EXACT_MAX_FREE_ROWS:
         found = solve(n, limit=1, preplaced=fixed, n_threads=1)
         if len(found):

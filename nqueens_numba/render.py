@@ -47,9 +47,17 @@ def _as_placements(solutions, ndim, partial=False, or_one=False):
     return arr.astype(np.int64, copy=False)
 
 
+#: Largest side of a square, in pixels.
+MAX_CELL_PIXELS = 10_000
+
+
 def _check_cell(cell):
-    """Validate the side of a square in pixels: a finite number above 0."""
-    return _validate.positive_number(cell, "cell", "pixels")
+    """Validate the side of a square in pixels: a number above 0, at most
+    ``MAX_CELL_PIXELS``."""
+    cell = _validate.positive_number(cell, "cell", "pixels")
+    if cell > MAX_CELL_PIXELS:
+        raise ValueError(f"cell must be at most {MAX_CELL_PIXELS} pixels, got {cell}")
+    return cell
 
 
 def _board_rows(arr):
@@ -171,6 +179,10 @@ MAX_CELL = 48
 #: for the dark squares, one path for the queens, so that n = 1000 stays near 50 kB.
 SQUARES_MAX_N = 32
 
+#: Largest board :func:`show`'s grid draws (a 160-pixel board of n = 1000 shows its queens
+#: as dots already; larger ones only make the page heavy).
+GRID_MAX_N = 1000
+
 #: Largest board :func:`to_svg` draws (its queens are one path of ``n`` squares).
 MAX_SVG_N = 100_000
 
@@ -234,6 +246,9 @@ class SVGText(str):
 
     def _repr_svg_(self):
         return str(self)
+
+    def _repr_pretty_(self, printer, cycle):  # a notebook keeps this, not the SVG twice
+        printer.text(f"<SVG image, {len(self):,} characters>")
 
 
 def _auto_cell(n, pixels):
@@ -310,44 +325,55 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None):
     widest = max((len(t) for t in cols_text + rows_text), default=1)
     left = font * (0.6 * widest + 0.8) if style else 0.0
     band = font * 1.6 if style else 0.0  # the column labels' band (above, or below: chess)
+    # room for labels that stick out of the board: the last column's (right), the last
+    # row's (below) or the first row's (above, chess)
+    right = font * 0.3 * widest if style else 0.0
+    below = font * 0.6 if style == "index" else 0.0
+    above = font * 0.6 if style == "chess" else 0.0
+    title = None if title is None else str(title)
     title_font = min(max(cell * 0.45, 12.0), 18.0)
-    top = (title_font * 1.6 if title else 0.0) + (band if style == "index" else 0.0)
+    top = (title_font * 1.6 if title is not None else above) + (
+        band if style == "index" else 0.0)
     board = n * cell
-    width = left + board
-    height = top + board + (band if style == "chess" else 0.0)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
-           f'viewBox="0 0 {width:g} {height:g}" font-family="sans-serif">']
-    if title:
-        out.append(f'<text x="{width / 2:g}" y="{title_font * 1.1:g}" text-anchor="middle" '
-                   f'font-size="{title_font:g}">{escape(str(title))}</text>')
+    content = left + board + right
+    width = max(content, 0.6 * title_font * len(title) + title_font if title else 0.0)
+    left += (width - content) / 2  # the board centred under a wider caption
+    height = top + board + (band if style == "chess" else below)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.10g}" height="{height:.10g}" '
+           f'viewBox="0 0 {width:.10g} {height:.10g}" font-family="sans-serif">']
+    if title is not None:
+        out.append(f'<text x="{width / 2:.10g}" y="{title_font * 1.1:.10g}" text-anchor="middle" '
+                   f'font-size="{title_font:.10g}">{escape(str(title))}</text>')
     hit = _attacked_squares(q) if attacks else None
     if n <= SQUARES_MAX_N:
         for r in range(n):
             for c in range(n):
                 x, y = left + c * cell, top + r * cell
                 color = LIGHT if (r + c) % 2 == 0 else DARK
-                out.append(f'<rect class="square" data-row="{r}" data-col="{c}" x="{x:g}" '
-                           f'y="{y:g}" width="{cell:g}" height="{cell:g}" fill="{color}"/>')
+                out.append(f'<rect class="square" data-row="{r}" data-col="{c}" x="{x:.10g}" '
+                           f'y="{y:.10g}" width="{cell:.10g}" height="{cell:.10g}" fill="{color}"/>')
                 if hit is not None and hit[r, c]:
                     out.append(f'<rect class="attacked" data-row="{r}" data-col="{c}" '
-                               f'x="{x:g}" y="{y:g}" width="{cell:g}" height="{cell:g}" '
+                               f'x="{x:.10g}" y="{y:.10g}" width="{cell:.10g}" height="{cell:.10g}" '
                                f'fill="{ATTACKED}" fill-opacity="0.35"/>')
         for r in np.flatnonzero(q >= 0):
             c = q[r]
             x, y = left + (c + 0.5) * cell, top + (r + 0.5) * cell
-            out.append(f'<text class="queen" data-row="{r}" data-col="{c}" x="{x:g}" '
-                       f'y="{y:g}" text-anchor="middle" dominant-baseline="central" '
-                       f'font-size="{cell * 0.8:g}" fill="#111">{QUEEN}</text>')
+            out.append(f'<text class="queen" data-row="{r}" data-col="{c}" x="{x:.10g}" '
+                       f'y="{y:.10g}" text-anchor="middle" dominant-baseline="central" '
+                       f'font-size="{cell * 0.8:.10g}" fill="#111">{QUEEN}</text>')
     else:
-        out.append(f'<rect class="board" x="{left:g}" y="{top:g}" width="{board:g}" '
-                   f'height="{board:g}" fill="{LIGHT}"/>')
+        out.append(f'<rect class="board" x="{left:.10g}" y="{top:.10g}" width="{board:.10g}" '
+                   f'height="{board:.10g}" fill="{LIGHT}"/>')
         if cell >= 2:  # smaller squares would blur into one colour: a plain board instead
-            out.append(f'<pattern id="dark" x="{left:g}" y="{top:g}" width="{2 * cell:g}" '
-                       f'height="{2 * cell:g}" patternUnits="userSpaceOnUse">'
-                       f'<rect x="{cell:g}" width="{cell:g}" height="{cell:g}" fill="{DARK}"/>'
-                       f'<rect y="{cell:g}" width="{cell:g}" height="{cell:g}" fill="{DARK}"/>'
-                       f'</pattern><rect class="dark" x="{left:g}" y="{top:g}" '
-                       f'width="{board:g}" height="{board:g}" fill="url(#dark)"/>')
+            # an id of its own geometry: boards on one page never use another's squares
+            pattern = f"dark-{n}-{cell:.10g}-{left:.10g}-{top:.10g}".replace(".", "_")
+            out.append(f'<pattern id="{pattern}" x="{left:.10g}" y="{top:.10g}" width="{2 * cell:.10g}" '
+                       f'height="{2 * cell:.10g}" patternUnits="userSpaceOnUse">'
+                       f'<rect x="{cell:.10g}" width="{cell:.10g}" height="{cell:.10g}" fill="{DARK}"/>'
+                       f'<rect y="{cell:.10g}" width="{cell:.10g}" height="{cell:.10g}" fill="{DARK}"/>'
+                       f'</pattern><rect class="dark" x="{left:.10g}" y="{top:.10g}" '
+                       f'width="{board:.10g}" height="{board:.10g}" fill="url(#{pattern})"/>')
         if hit is not None and hit.any():
             out.append(f'<path class="attacked" d="{_runs_path(hit, left, top, cell)}" '
                        f'fill="{ATTACKED}" fill-opacity="0.35"/>')
@@ -355,21 +381,21 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None):
         if len(rows):
             side = max(cell * 0.7, 1.5)  # at least 1.5 px, so that every queen shows
             pad = (cell - side) / 2
-            d = "".join(f"M{left + c * cell + pad:g} {top + r * cell + pad:g}h{side:g}"
-                        f"v{side:g}h{-side:g}z" for r, c in zip(rows, q[rows]))
+            d = "".join(f"M{left + c * cell + pad:.10g} {top + r * cell + pad:.10g}h{side:.10g}"
+                        f"v{side:.10g}h{-side:.10g}z" for r, c in zip(rows, q[rows]))
             out.append(f'<path class="queens" d="{d}" fill="#111"/>')
     if style:
         step = _label_step(n, cell, font * 0.6 * widest + font * 0.4)
         y_cols = top - band * 0.35 if style == "index" else top + board + band * 0.65
         for c in range(0, n, step):
-            out.append(f'<text class="label" x="{left + (c + 0.5) * cell:g}" '
-                       f'y="{y_cols:g}" text-anchor="middle" '
-                       f'font-size="{font:g}">{cols_text[c]}</text>')
+            out.append(f'<text class="label" x="{left + (c + 0.5) * cell:.10g}" '
+                       f'y="{y_cols:.10g}" text-anchor="middle" '
+                       f'font-size="{font:.10g}">{cols_text[c]}</text>')
         step = _label_step(n, cell, font * 1.2)
         for r in range(0, n, step):
-            out.append(f'<text class="label" x="{left - font * 0.4:g}" '
-                       f'y="{top + (r + 0.5) * cell:g}" text-anchor="end" '
-                       f'dominant-baseline="central" font-size="{font:g}">{rows_text[r]}</text>')
+            out.append(f'<text class="label" x="{left - font * 0.4:.10g}" '
+                       f'y="{top + (r + 0.5) * cell:.10g}" text-anchor="end" '
+                       f'dominant-baseline="central" font-size="{font:.10g}">{rows_text[r]}</text>')
     out.append("</svg>")
     return SVGText("".join(out))
 
@@ -408,7 +434,10 @@ class BoardGrid:
         n = self.solutions.shape[1]
         self.cell = _auto_cell(n, GRID_BOARD_PIXELS) if cell is None else _check_cell(cell)
         self.attacks = _validate.flag(attacks, "attacks")
-        self.orbit_sizes = None if orbit_sizes is None else np.asarray(orbit_sizes)
+        self.orbit_sizes = (None if orbit_sizes is None
+                            else _validate.integer_array(orbit_sizes))
+        if orbit_sizes is not None and self.orbit_sizes is None:
+            raise ValueError("orbit_sizes must be 1, 2, 4 or 8")
         if self.orbit_sizes is not None and (self.orbit_sizes.ndim != 1 or len(
                 self.orbit_sizes) != len(self.solutions)):
             raise ValueError(f"orbit_sizes must have shape ({len(self.solutions)},), one "
@@ -442,12 +471,16 @@ class BoardGrid:
             cells.append(f'<figure style="margin:0;text-align:center">{svg}'
                          f'<figcaption style="font:12px sans-serif">'
                          f'{html.escape(self._caption(i))}</figcaption></figure>')
-        limit = ""
-        if self.columns is not None:  # at most ``columns`` boards per line
-            board = self.solutions.shape[1] * self.cell
-            limit = f"max-width:{self.columns * (board + 8):g}px;"
-        grid = (f'<div style="display:flex;flex-wrap:wrap;gap:8px;{limit}">'
-                f'{"".join(cells)}</div>')
+        if self.columns is None:  # wraps to the page's width
+            layout = "display:flex;flex-wrap:wrap"
+        else:  # exactly ``columns`` boards per line
+            layout = f"display:grid;grid-template-columns:repeat({self.columns}, max-content)"
+        grid = f'<div style="{layout};gap:8px">{"".join(cells)}</div>'
+        if self.solutions.shape[1] > GRID_MAX_N:
+            grid = (f"<div><em>{len(self.solutions)} board(s) of n = "
+                    f"{self.solutions.shape[1]}: too large for a grid (n &lt;= {GRID_MAX_N}); "
+                    f"draw one with to_svg or plot_board</em></div>")
+            return grid
         note = self.note()
         if note:
             grid += f'<div style="font:12px sans-serif"><em>{html.escape(note)}</em></div>'
@@ -619,8 +652,8 @@ def plot_board(queens, ax=None, *, attacks=False, coordinates=True):
 def _label_axes(ax, n, style):
     """Limits, row 0 at the top, and thinned row and column labels of an ``n``-board drawn
     in data coordinates (square ``(r, c)`` centred on ``(c, r)``)."""
-    ax.set_xlim(-0.5, n - 0.5)
-    ax.set_ylim(n - 0.5, -0.5)
+    ax.set_xlim(-0.5, max(n, 1) - 0.5)  # (an empty board: the square of n = 1, empty)
+    ax.set_ylim(max(n, 1) - 0.5, -0.5)
     if style:
         cols_text, rows_text = _labels(n, style)
         bbox = ax.get_window_extent()
@@ -747,7 +780,13 @@ class TraceView:
         n = _validate.board_order(n)
         if recorded is not None and n != recorded:
             raise ValueError(f"n={n} does not match the trace, which is of n={recorded}")
-        if len(events) and (events["row"].max() >= n or events["column"].max() >= n):
+        kinds = set(np.unique(events["kind"]).tolist()) if len(events) else set()
+        if not kinds <= {"place", "remove", "solution"}:
+            raise ValueError(f"unknown event kinds {sorted(kinds - {'place', 'remove', 'solution'})}"
+                             f": expected 'place', 'remove' or 'solution'")
+        moves = events[events["kind"] != "solution"]
+        if len(moves) and (moves["row"].min() < 0 or moves["column"].min() < 0
+                           or moves["row"].max() >= n or moves["column"].max() >= n):
             raise ValueError(f"the events place queens outside a board of n={n}")
         self.events = events
         self.n = n
@@ -789,7 +828,10 @@ class TraceView:
         kind = str(event["kind"])
         where = ("" if kind == "solution"
                  else f" row {int(event['row'])}, column {int(event['column'])}")
-        return f"step {step} of 0..{len(self) - 1}: {kind}{where}"
+        first, last = ((int(self.events["step"][0]), int(self.events["step"][-1]))
+                       if "step" in self.events.dtype.names else (0, len(self) - 1))
+        number = int(event["step"]) if "step" in self.events.dtype.names else step
+        return f"step {number} of {first}..{last}: {kind}{where}"
 
     def svg(self, step=None):
         """The board after event ``step`` (default: the current one) as SVG."""

@@ -122,7 +122,7 @@ def _check_placements(queens):
     single = arr.ndim == 1
     batch = arr[None, :] if single else arr
     n = batch.shape[1]
-    if not isinstance(queens, np.ndarray):  # a list: the package's dtype for placements
+    if not isinstance(queens, np.ndarray) or queens.dtype == object:  # the package's dtype
         batch = batch.astype(_validate.placement_dtype(n))
     if batch.size:
         if batch.min() < 0 or batch.max() >= n:

@@ -66,3 +66,53 @@ def test_memory_guard_bounds_constrained_results_by_their_rows():
         nq.solve(40, limit=10**9)
     two_free = {r: int(queens[r]) for r in range(38)}
     assert len(nq.solve(40, preplaced=two_free, limit=10**9, max_bytes=4 * 40)) == 1
+
+
+def test_cli_names_options_but_leaves_prose_alone(capsys):
+    from nqueens_numba.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["count", "64"])
+    err = capsys.readouterr().err
+    assert "the int64 bitboard limit" in err and "--limit" not in err
+    with pytest.raises(SystemExit):
+        main(["solve", "8", "--limit", "-1"])
+    assert "--limit must be" in capsys.readouterr().err
+
+
+def test_a_signal_swallowed_during_the_work_still_ends_the_run_as_interrupted(capsys,
+                                                                               monkeypatch):
+    """A handler's ``KeyboardInterrupt`` lost inside a finaliser: the command still exits as
+    interrupted, without printing its result."""
+    from nqueens_numba import cli
+
+    def count_after_a_lost_signal(*args, **kwargs):
+        cli._ended_by["signal"] = signal.SIGINT  # what the handler records before raising
+        return 92
+
+    monkeypatch.setattr(cli.counting, "count_solutions", count_after_a_lost_signal)
+    assert cli.main(["count", "8"]) == 130
+    out, err = capsys.readouterr()
+    assert out == "" and "interrupted" in err
+
+
+def test_an_ignored_sigint_stays_ignored_while_the_command_loads():
+    """A process started to ignore Ctrl-C (``cmd &`` in a script) gets no handler for it,
+    neither while the package loads nor after."""
+    code = ("import signal, sys\n"
+            "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+            "installed = []\n"
+            "real = signal.signal\n"
+            "def spy(signum, handler):\n"
+            "    if signum == signal.SIGINT and handler is not signal.SIG_IGN:\n"
+            "        installed.append(handler)\n"
+            "    return real(signum, handler)\n"
+            "signal.signal = spy\n"
+            "sys.argv = ['nqueens', 'count', '6']\n"
+            "from nqueens_numba.__main__ import run\n"
+            "status = run()\n"
+            "print(status, installed)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "4\n0 []\n", run.stdout

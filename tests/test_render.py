@@ -131,10 +131,14 @@ def test_svg_attacks_and_partial_boards():
 
 def test_board_grid_renders_and_truncates():
     sols = nq.solve(12)
-    grid = nq.BoardGrid(sols, max_boards=24, columns=6)
+    grid = nq.BoardGrid(sols, max_boards=24)
     html = grid._repr_html_()
     assert html.count("<svg") == 24 and "showing 24 of 14200" in html
     assert "flex-wrap:wrap" in html  # wraps to the page's width
+    fixed = nq.BoardGrid(sols, max_boards=24, columns=6)._repr_html_()
+    assert "grid-template-columns:repeat(6, max-content)" in fixed  # exactly 6 per line
+    huge = nq.BoardGrid(nq.construct(1001))._repr_html_()
+    assert "<svg" not in huge and "too large" in huge and len(huge) < 500
     text = repr(grid)
     assert text.count("#") == 24 and text.endswith("(showing 24 of 14200)")
     small = nq.BoardGrid(nq.fundamental_solutions(8), orbit_sizes=nq.orbit_size(
@@ -415,3 +419,57 @@ def test_trace_view_of_bare_events():
         view.step = len(events)
     with pytest.raises(ValueError, match="step"):
         view.placement(-1)
+
+
+def test_boards_on_one_page_keep_their_own_squares():
+    """Compact boards of different geometry define patterns of different ids."""
+    a = nq.to_svg(nq.construct(40), cell=4, coordinates=False)
+    b = nq.to_svg(nq.construct(40), cell=10)
+    ids = [ET.fromstring(svg).find(SVG + "pattern").get("id") for svg in (a, b)]
+    assert ids[0] != ids[1]
+    assert f"url(#{ids[1]})" in b and f"url(#{ids[0]})" not in b
+
+
+@pytest.mark.parametrize("n, coordinates", [(4, True), (101, True), (101, "chess"),
+                                            (1000, "chess")])
+def test_svg_leaves_room_for_labels_and_captions(n, coordinates):
+    """Every label and the caption lie inside the image (by their anchor and an estimated
+    width of 0.6 em per character)."""
+    title = "step 5 of 0..33: remove row 2, column 1"
+    root = ET.fromstring(nq.to_svg(nq.construct(n), coordinates=coordinates, title=title))
+    width, height = float(root.get("width")), float(root.get("height"))
+    for e in root.iter(SVG + "text"):
+        if e.get("class") == "queen":
+            continue
+        x, y, size = float(e.get("x")), float(e.get("y")), float(e.get("font-size"))
+        half = 0.3 * size * len(e.text)
+        anchor = e.get("text-anchor")
+        lo, hi = (x - half, x + half) if anchor == "middle" else (x - 2 * half, x)
+        assert 0 <= lo and hi <= width, (e.text, lo, hi, width)
+        assert size * 0.5 <= y + size * 0.5 and y <= height, (e.text, y, height)
+
+
+def test_svg_text_prints_briefly():
+    printed = []
+
+    class Printer:
+        def text(self, value):
+            printed.append(value)
+
+    svg = nq.to_svg(nq.construct(8))
+    svg._repr_pretty_(Printer(), False)
+    assert printed == [f"<SVG image, {len(svg):,} characters>"]
+
+
+def test_trace_view_of_a_slice_and_of_bad_events():
+    events = nq.trace(4)
+    view = nq.TraceView(events[10:])
+    assert view.describe(0).startswith("step 10 of 10..33: ")
+    bad = events.copy()
+    bad["kind"][3] = "bogus"
+    with pytest.raises(ValueError, match="bogus"):
+        nq.TraceView(bad)
+    bad = events.copy()
+    bad["row"][0] = -2
+    with pytest.raises(ValueError, match="outside"):
+        nq.TraceView(bad)
