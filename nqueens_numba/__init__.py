@@ -23,12 +23,13 @@ _HOME = {
                      "orbit_size", "stabilizer_order", "transform"], "symmetry"),
     **dict.fromkeys(["TraceTruncatedWarning", "trace"], "tracing"),
     **dict.fromkeys(["occupancy", "plot_occupancy"], "structure"),
+    **dict.fromkeys(["Estimate", "estimate_count", "search_profile"], "estimation"),
 }
 
 #: Modules reachable as attributes (``nqueens_numba.checkpoint.status``, ...).
 _MODULES = {"api", "checkpoint", "checking", "config", "constraints", "counting",
             "distributed", "enumeration", "export", "huge", "precompile", "render",
-            "streaming", "symmetry", "tracing", "structure", "cli"}
+            "streaming", "symmetry", "tracing", "structure", "estimation", "cli"}
 
 
 def __getattr__(name):
@@ -73,6 +74,9 @@ __all__ = [
     "find_solution",
     "NoCompletionError",
     "trace",
+    "estimate_count",
+    "Estimate",
+    "search_profile",
     "occupancy",
     "plot_occupancy",
     "TraceTruncatedWarning",

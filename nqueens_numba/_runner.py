@@ -17,6 +17,8 @@ processes forked after a count.
   :func:`compiling_notice`: bars whose rate counts work only (the kernels are compiled or
   loaded before they start), and the line that says when numba compiles.
 * :func:`run_threads`: independent calls spread over a pool.
+* :func:`run_chunks`: independent kernel calls of a fixed work list (an estimate's chunks of
+  probes, an exact profile's batches of subproblems), stopped within one call on Ctrl-C.
 """
 import itertools
 import os
@@ -34,7 +36,7 @@ from . import _kernels, _split, config
 from .checkpoint import Checkpoint, CheckpointError
 
 __all__ = ["run_split", "Tracker", "progress_bar", "compiling_notice", "compile_first", "Cursor",
-           "ordered_blocks", "solutions_bar", "run_threads"]
+           "ordered_blocks", "solutions_bar", "run_threads", "run_chunks"]
 
 
 #: The text of a count's bar: its subproblems done are a fraction (the share done of those in
@@ -749,3 +751,80 @@ def run_threads(n_threads, fn, calls):
     with _pool(n_threads) as pool:
         futures = [pool.submit(fn, *args) for args in calls]
         return [future.result() for future in futures]
+
+
+def run_chunks(n_threads, fn, sizes, bar=None):
+    """``[fn(c) for c in range(len(sizes))]``, computed on ``n_threads`` daemon threads that
+    take the next chunk as they finish one.
+
+    Parameters
+    ----------
+    n_threads : int
+    fn : callable
+        ``fn(c)`` runs chunk ``c`` (one kernel call that releases the GIL, a tenth of a
+        second at most) and returns its result.
+    sizes : sequence of int
+        The work of each chunk, in the unit of ``bar``.
+    bar : tqdm.tqdm, optional
+        Advanced by ``sizes[c]`` when chunk ``c`` finishes (by the calling thread).
+
+    Returns
+    -------
+    list
+        The results in chunk order, whichever thread ran them.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        On Ctrl-C: the threads stop after the chunk they are running and nothing is
+        returned.
+    """
+    results = [None] * len(sizes)
+    lock = threading.Lock()
+    state = {"next": 0, "done": 0, "error": None}
+    stop = threading.Event()
+    ended = threading.Event()
+    running = [n_threads]
+
+    def work():
+        try:
+            while not stop.is_set():
+                with lock:
+                    c = state["next"]
+                    if c >= len(sizes):
+                        break
+                    state["next"] = c + 1
+                results[c] = fn(c)
+                with lock:
+                    state["done"] += int(sizes[c])
+        except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
+            with lock:
+                state["error"] = state["error"] or exc
+            stop.set()
+        finally:
+            with lock:
+                running[0] -= 1
+                if running[0] == 0:
+                    ended.set()
+
+    threads = [threading.Thread(target=work, name=f"nqueens-chunks-{k}", daemon=True)
+               for k in range(max(1, min(n_threads, len(sizes))))]
+    running[0] = len(threads)
+    for thread in threads:
+        thread.start()
+    try:
+        while not ended.wait(0.1):
+            if bar is not None:
+                bar.update(state["done"] - bar.n)
+    except KeyboardInterrupt:
+        stop.set()
+        _join(threads)
+        raise
+    finally:
+        stop.set()
+        _join(threads)
+    if state["error"] is not None:
+        raise state["error"]
+    if bar is not None:
+        bar.update(state["done"] - bar.n)
+    return results

@@ -19,7 +19,8 @@ from .constraints import Constraints
 __all__ = ["METHODS", "SYMMETRIC_RESULTS", "Split", "CountJob", "Piece", "known_total", "check_method",
            "choose_method", "has_subproblems", "check_prefix_depth", "resumed_depth",
            "count_split", "enumeration_split", "stream_split", "orbits_to_count",
-           "no_constraints", "pieces_overlap", "is_small", "is_breadth", "most_solutions"]
+           "no_constraints", "pieces_overlap", "is_small", "is_breadth", "most_solutions",
+           "profile_split", "ProbePlan", "probe_plan"]
 
 #: Counting methods: mirror halving, and the D4-symmetric search.
 METHODS = ("halving", "symmetric")
@@ -621,3 +622,93 @@ def stream_split(n, n_threads, chunk_size, allow):
     if total is not None:  # past the table the set is endless in practice: stream it
         target = min(max(target, -(-total // per)), config.MAX_SUBPROBLEMS)
     return _prefixes(n, n, allow, target)
+
+
+# --------------------------------------------------------------------------- the tree's shape
+
+
+def profile_split(n, n_threads):
+    """Subproblems of an exact profile of the search tree (``search_profile``): the
+    mirror-halved prefixes of a count, ``(states, depth, weights)``, ``weights`` (``(n_states,)``
+    int64) 2 for a first-row queen in the left half, else 1. Requires ``n >= 2``."""
+    states, depth = _prefixes(n, (n + 1) // 2, no_constraints(n), _split_target(n, n_threads))
+    return states, depth, _mirror_weights(n, states, True)
+
+
+@dataclass(eq=False)
+class ProbePlan:
+    """The random probes of an estimate (``estimate_count``, ``search_profile(samples=)``),
+    decided from ``n`` and ``samples`` alone, so that a seeded estimate is the same for every
+    thread count.
+
+    The strata are the placements of the first ``depth`` rows (``states``: mirror images
+    counted once, ``weights`` 2 or 1; the root alone when ``depth == 0``). Stratum ``s``
+    has ``base + 1`` probes if ``s < extra``, else ``base``, one after the other: probe
+    ``p`` of the whole estimate belongs to :meth:`stratum` ``(p)``. Each probe counts the
+    last ``tail`` rows exactly. Chunk ``c`` holds probes ``c * chunk`` onwards, with a random
+    stream of its own.
+    """
+    n: int
+    samples: int
+    states: np.ndarray
+    depth: int
+    weights: np.ndarray
+    tail: int
+    chunk: int
+
+    @property
+    def base(self):
+        return self.samples // len(self.states)
+
+    @property
+    def extra(self):
+        return self.samples % len(self.states)
+
+    @property
+    def n_chunks(self):
+        return -(-self.samples // self.chunk)
+
+    def stratum(self, probe):
+        """The stratum of probe ``probe`` (``0 <= probe < samples``)."""
+        base, extra = self.base, self.extra
+        big = extra * (base + 1)
+        return probe // (base + 1) if probe < big else extra + (probe - big) // base
+
+    def probes(self):
+        """Probes per stratum: ``(n_strata,)`` int64."""
+        counts = np.full(len(self.states), self.base, dtype=np.int64)
+        counts[:self.extra] += 1
+        return counts
+
+    def chunk_probes(self, c):
+        """``(first, count, first_stratum, n_strata)`` of chunk ``c``."""
+        first = c * self.chunk
+        count = min(self.chunk, self.samples - first)
+        s = self.stratum(first)
+        return first, count, s, self.stratum(first + count - 1) - s + 1
+
+
+def _estimate_tail(n):
+    return next(rows for most, rows in config.ESTIMATE_TAIL_ROWS if n <= most)
+
+
+def probe_plan(n, samples):
+    """The :class:`ProbePlan` of an estimate of ``n`` (``1 <= n <= 63``) from ``samples``
+    probes: strata of as many rows as leave ``config.ESTIMATE_PROBES_PER_STRATUM`` probes
+    each (at most ``config.ESTIMATE_MAX_DEPTH``), exact tails of
+    ``config.ESTIMATE_TAIL_ROWS``, and at least ``config.ESTIMATE_RANDOM_ROWS`` sampled rows
+    between them (fewer on the smallest boards, whose probes are then exact)."""
+    full = no_constraints(n)
+    states = np.zeros((1, 3), dtype=np.int64)  # the root
+    weights = np.ones(1, dtype=np.int64)
+    depth = 0
+    most = min(config.ESTIMATE_MAX_DEPTH, n - config.ESTIMATE_RANDOM_ROWS - 1)
+    for k in range(1, most + 1):
+        deeper, found = _kernels._enumerate_prefixes(
+            n, k, (n + 1) // 2, full, samples // config.ESTIMATE_PROBES_PER_STRATUM)
+        if found == 0 or found * config.ESTIMATE_PROBES_PER_STRATUM > samples:
+            break  # (none: no solutions, which the probes of the shallower strata find)
+        states, depth = deeper, k
+        weights = _mirror_weights(n, states, True)
+    tail = max(0, min(_estimate_tail(n), n - depth - config.ESTIMATE_RANDOM_ROWS))
+    return ProbePlan(n, samples, states, depth, weights, tail, config.ESTIMATE_CHUNK)

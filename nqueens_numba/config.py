@@ -94,6 +94,35 @@ SOLVE_WINDOW_PER_THREAD = 32
 #: thread then waits). ``solve`` does not wait: its subproblems are small beside its result.
 QUEUED_BLOCKS = 2
 
+#: Estimates (``estimate_count``, ``search_profile(samples=...)``): each probe counts the
+#: last rows of the board exactly below where it stops, this many by board order (``(max n,
+#: rows)``, the first that applies). Chosen by the relative variance times the time per probe
+#: (the cost of a given error bar), measured on one thread with 2 exact prefix rows: it is
+#: lowest with 8 rows at n = 14-20, 9 at n = 24-27 and 10 at n = 32-40 (at n = 27: 9.5e-6,
+#: 7.5e-6, 9.1e-6 s for 8, 9, 10 rows, against 8.3e-5 s for 3 rows and 1.8e-5 s for 11). At
+#: least ``ESTIMATE_RANDOM_ROWS`` rows are always sampled, so that an estimate of a small
+#: board is a real one (exact counts take milliseconds there).
+ESTIMATE_TAIL_ROWS = ((22, 8), (28, 9), (63, 10))
+ESTIMATE_RANDOM_ROWS = 3
+
+#: Estimates sample below every placement of the first rows (the strata: mirror images
+#: counted once), as many rows as leave at least this many probes per stratum, and at most
+#: ``ESTIMATE_MAX_DEPTH`` rows. Deeper strata remove the variance of the rows they fix but
+#: cost a tenth of a second per million strata to set up: at n = 27, 2 and 3 rows reach the
+#: same error in the same time.
+ESTIMATE_PROBES_PER_STRATUM = 256
+ESTIMATE_MAX_DEPTH = 3
+
+#: Probes per kernel call of an estimate (a chunk, with its own random stream): 10-60 ms at
+#: n = 16-40, the unit of progress and interruption. Fixed, so that a seeded estimate is the
+#: same for every thread count.
+ESTIMATE_CHUNK = 1 << 15
+
+#: Solutions (OEIS A000170) in the subproblems of one kernel call of an exact profile of the
+#: search tree (``search_profile``), the unit of progress and interruption: the profile walks
+#: every node, about 5-10 ns each, 3-6 nodes per solution at n = 14-18.
+PROFILE_BATCH_SOLUTIONS = 1_000_000
+
 #: Share of the available memory that ``solve`` may allocate for its result by default.
 MEMORY_FRACTION = 0.8
 

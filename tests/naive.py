@@ -144,3 +144,21 @@ def count_with_constraints(n, preplaced=None, blocked=None):
     return sum(1 for q in solutions_by_backtracking(n)
                if all(q[r] == c for r, c in preplaced.items())
                and (blocked is None or not any(blocked[r][q[r]] for r in range(n))))
+
+
+def profile_naive(n):
+    """Nodes of the row-by-row backtrack tree at each depth: the placements of ``k``
+    non-attacking queens in the first ``k`` rows, dead ends included, ``k = 0 .. n``."""
+    profile = [0] * (n + 1)
+
+    def extend(placed):
+        profile[len(placed)] += 1
+        if len(placed) == n:
+            return
+        row = len(placed)
+        for col in range(n):
+            if all(col != c and abs(col - c) != row - r for r, c in enumerate(placed)):
+                extend(placed + (col,))
+
+    extend(())
+    return profile

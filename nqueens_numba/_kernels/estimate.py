@@ -1,0 +1,207 @@
+"""Kernels of the search tree's shape: nodes per depth, exactly or by random probes.
+
+A *node* at depth ``k`` is a placement of ``k`` non-attacking queens in the first ``k`` rows
+(dead ends included); the nodes at depth ``n`` are the solutions. ``_profile_states`` counts
+the nodes of each depth below a set of subproblems. ``_probe_states`` estimates them by
+random probes (D. E. Knuth, Math. Comp. 29 (1975) 121-136): a probe walks down from a
+subproblem, choosing one free square per row uniformly at random, and the product of the
+numbers of free squares it met estimates the nodes of each depth it reached, without bias;
+its last ``tail`` rows are counted exactly below the node it reached and weighted by that
+product. See ``_common`` for the masks and the states.
+"""
+import numpy as np
+from numba import njit
+
+from ._common import JIT, JIT_INLINE, TAIL_ROWS, _full_mask
+from .bitboard import _count_tail
+
+
+@njit(**JIT_INLINE)
+def _popcount(x):
+    """Number of set bits of the bitboard ``x``."""
+    count = np.int64(0)
+    while x != 0:
+        x &= x - 1
+        count += 1
+    return count
+
+
+@njit(**JIT)
+def _profile_below(full, row, limit, cols, diag, anti, stack, out):
+    """Add to ``out[k]`` the nodes of depth ``k`` (``row < k <= limit``) below the node of
+    depth ``row`` whose masks are given; ``stack``, ``(limit + 1, 4)`` int64, is work
+    space."""
+    if row >= limit:
+        return
+    free = ~(cols | diag | anti) & full
+    sp = 0
+    while True:
+        if free != 0:
+            child = row + sp + 1
+            if child == limit:  # the children are the last depth: counted, not visited
+                out[child] += _popcount(free)
+                free = np.int64(0)
+                continue
+            bit = free & -free
+            free ^= bit
+            out[child] += 1
+            stack[sp, 0] = free
+            stack[sp, 1] = cols
+            stack[sp, 2] = diag
+            stack[sp, 3] = anti
+            sp += 1
+            cols = cols | bit
+            diag = (diag | bit) << 1
+            anti = (anti | bit) >> 1
+            free = ~(cols | diag | anti) & full
+        elif sp == 0:
+            break
+        else:
+            sp -= 1
+            free = stack[sp, 0]
+            cols = stack[sp, 1]
+            diag = stack[sp, 2]
+            anti = stack[sp, 3]
+
+
+@njit(**JIT)
+def _profile_states(n, states, depth, limit, weights, out):
+    """Add ``weights[i]`` times the nodes of each depth ``depth + 1 .. limit`` below each
+    subproblem ``states[i]`` (``depth`` rows placed) to ``out``, shape ``(n + 1,)``,
+    int64."""
+    full = _full_mask(n)
+    stack = np.empty((n + 1, 4), dtype=np.int64)
+    below = np.zeros(n + 1, dtype=np.int64)
+    for i in range(states.shape[0]):
+        for k in range(n + 1):
+            below[k] = 0
+        _profile_below(full, depth, limit, states[i, 0], states[i, 1], states[i, 2], stack,
+                       below)
+        for k in range(depth + 1, limit + 1):
+            out[k] += weights[i] * below[k]
+
+
+@njit(**JIT)
+def _count_below(n, full, row, cols, diag, anti, stack):
+    """The completions of the node of depth ``row`` whose masks are given: an explicit-stack
+    search down to the unrolled tail of ``TAIL_ROWS`` rows (or to the last row, for fewer
+    rows). ``stack``, ``(n + 1, 4)`` int64, is work space."""
+    rows = n - row
+    if rows == 0:
+        return np.int64(1)
+    stop = TAIL_ROWS if rows >= TAIL_ROWS else 1  # rows left where the search ends
+    if rows == stop:
+        if stop == TAIL_ROWS:
+            return _count_tail(full, cols, diag, anti)
+        return np.int64(1) if (~(cols | diag | anti) & full) != 0 else np.int64(0)
+    count = np.int64(0)
+    free = ~(cols | diag | anti) & full
+    sp = 0
+    while True:
+        if free != 0:
+            bit = free & -free
+            free ^= bit
+            next_cols = cols | bit
+            next_diag = (diag | bit) << 1
+            next_anti = (anti | bit) >> 1
+            if rows - sp - 1 == stop:  # the child has ``stop`` rows left: count them
+                if stop == TAIL_ROWS:
+                    count += _count_tail(full, next_cols, next_diag, next_anti)
+                elif (~(next_cols | next_diag | next_anti) & full) != 0:
+                    count += 1
+            else:
+                stack[sp, 0] = free
+                stack[sp, 1] = cols
+                stack[sp, 2] = diag
+                stack[sp, 3] = anti
+                sp += 1
+                cols = next_cols
+                diag = next_diag
+                anti = next_anti
+                free = ~(cols | diag | anti) & full
+        elif sp == 0:
+            break
+        else:
+            sp -= 1
+            free = stack[sp, 0]
+            cols = stack[sp, 1]
+            diag = stack[sp, 2]
+            anti = stack[sp, 3]
+    return count
+
+
+@njit(**JIT)
+def _probe_states(n, states, depth, tail, first, n_probes, base, extra, rng, sums, squares):
+    """Random probes ``first .. first + n_probes - 1`` of an estimate, below the subproblems
+    ``states`` (``depth`` rows placed).
+
+    Subproblem ``s`` has probes of its own, one after the other: ``base + 1`` for ``s <
+    extra``, ``base`` after (``base >= 1``). A probe chooses one free square per row at
+    random (``rng``, a ``numpy.random.Generator``) down to the last ``tail`` rows, which it
+    counts exactly. Its value for depth ``k`` is the product of the numbers of free squares
+    of the rows it chose in, times the exact nodes of depth ``k`` below where it stopped (0
+    past a dead end).
+
+    With ``sums`` and ``squares`` of shape ``(n_strata, 1)``, float64, a probe adds its value
+    for depth ``n`` (the solutions) and its square to row ``s - s_first`` (``s_first``: the
+    subproblem of probe ``first``); of shape ``(n_strata, n + 1)``, its value for every depth
+    ``k`` to column ``k`` (those of depths ``<= depth`` stay 0).
+    """
+    full = _full_mask(n)
+    levels = sums.shape[1] > 1
+    stack = np.empty((n + 1, 4), dtype=np.int64)
+    below = np.zeros(n + 1, dtype=np.int64)
+    value = np.zeros(n + 1, dtype=np.float64)
+    big = extra * (base + 1)  # the probes of the subproblems that have one more
+    if first < big:
+        s = first // (base + 1)
+        left = base + 1 - first % (base + 1)
+    else:
+        s = extra + (first - big) // base
+        left = base - (first - big) % base
+    s_first = s
+    for _ in range(n_probes):
+        if left == 0:
+            s += 1
+            left = base + 1 if s < extra else base
+        left -= 1
+        cols = states[s, 0]
+        diag = states[s, 1]
+        anti = states[s, 2]
+        weight = 1.0
+        row = depth
+        if levels:
+            for k in range(n + 1):
+                value[k] = 0.0
+        while n - row > tail:
+            free = ~(cols | diag | anti) & full
+            choices = _popcount(free)
+            if choices == 0:
+                weight = 0.0
+                break
+            for _ in range(np.int64(rng.random() * choices)):
+                free &= free - 1  # drop the lowest free squares before the chosen one
+            bit = free & -free
+            weight *= choices
+            cols = cols | bit
+            diag = (diag | bit) << 1
+            anti = (anti | bit) >> 1
+            row += 1
+            if levels:
+                value[row] = weight
+        i = s - s_first
+        if levels:
+            if weight != 0.0:
+                for k in range(n + 1):
+                    below[k] = 0
+                _profile_below(full, row, n, cols, diag, anti, stack, below)
+                for k in range(row + 1, n + 1):
+                    value[k] = weight * below[k]
+            for k in range(depth + 1, n + 1):
+                sums[i, k] += value[k]
+                squares[i, k] += value[k] * value[k]
+        else:
+            if weight != 0.0:
+                weight *= _count_below(n, full, row, cols, diag, anti, stack)
+            sums[i, 0] += weight
+            squares[i, 0] += weight * weight

@@ -1,0 +1,189 @@
+"""Estimates of the total count and the search tree's profile, against OEIS and oracles."""
+import math
+import os
+import signal
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import nqueens_numba as nq
+from nqueens_numba import config
+
+from naive import profile_naive
+
+#: OEIS A000170, n = 0..20.
+A000170 = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184,
+           14772512, 95815104, 666090624, 4968057848, 39029188884]
+
+
+# --------------------------------------------------------------------------- estimate_count
+
+
+@pytest.mark.parametrize("n", range(8, 13))
+def test_intervals_cover_the_oeis_value(n):
+    """95% intervals over 100 seeds cover the true count in 88-100 of them."""
+    covered = 0
+    for seed in range(100):
+        est = nq.estimate_count(n, samples=10**5, seed=seed)
+        assert est.samples == 10**5 and est.stderr > 0  # a real estimate, not an exact count
+        low, high = est.interval(0.95)
+        covered += low <= A000170[n] <= high
+    assert 88 <= covered <= 100
+
+
+def test_n20_within_four_standard_errors_for_every_thread_count(monkeypatch):
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "4")  # (the threads are Python's: any number)
+    results = [nq.estimate_count(20, samples=10**7, seed=2026, n_threads=t) for t in (1, 2, 4)]
+    assert results[0] == results[1] == results[2]  # value, stderr and samples, bit for bit
+    est = results[0]
+    assert abs(est.value - A000170[20]) <= 4 * est.stderr
+    assert 0 < est.relative_stderr < 0.01
+
+
+def test_same_seed_same_estimate_other_seed_other_estimate():
+    a = nq.estimate_count(16, samples=50_000, seed=7)
+    assert nq.estimate_count(16, samples=50_000, seed=7) == a
+    assert nq.estimate_count(16, samples=50_000, seed=8) != a
+    assert nq.estimate_count(16, samples=50_000) != nq.estimate_count(16, samples=50_000)
+
+
+@pytest.mark.parametrize("n, total", [(1, 1), (2, 0), (3, 0)])
+def test_tiny_boards_are_exact(n, total):
+    est = nq.estimate_count(n, samples=1000, seed=0)
+    assert est.value == total and est.stderr == 0
+    assert est.interval() == (total, total)
+
+
+def test_chunks_and_strata_keep_their_probes(monkeypatch):
+    """With every row counted exactly each probe is exact, so any mistake in which stratum a
+    probe belongs to (across chunk boundaries, with uneven strata) shows in the value."""
+    monkeypatch.setattr(config, "ESTIMATE_TAIL_ROWS", ((63, 63),))
+    monkeypatch.setattr(config, "ESTIMATE_RANDOM_ROWS", 0)
+    monkeypatch.setattr(config, "ESTIMATE_PROBES_PER_STRATUM", 3)
+    monkeypatch.setattr(config, "ESTIMATE_CHUNK", 7)
+    for n in (6, 9, 11):
+        for samples in (1, 100, 1001):
+            est = nq.estimate_count(n, samples=samples, seed=1, n_threads=2)
+            assert est.value == A000170[n]
+            assert est.stderr == 0 or (samples == 1 and math.isnan(est.stderr))
+        est = nq.search_profile(n, samples=101, seed=1)
+        assert np.array_equal(est.value, nq.search_profile(n)) and not est.stderr.any()
+
+
+def test_one_probe_has_no_error_bar():
+    est = nq.estimate_count(12, samples=1, seed=3)
+    assert est.samples == 1 and math.isnan(est.stderr)
+
+
+def test_estimate_object():
+    est = nq.Estimate(200.0, 10.0, 1000)
+    low, high = est.interval(0.95)
+    assert low == pytest.approx(200 - 19.6, abs=0.01) and high == pytest.approx(219.6, abs=0.01)
+    low, high = est.interval(0.5)
+    assert high - low == pytest.approx(2 * 6.745, abs=0.01)
+    assert est.relative_stderr == 0.05
+    text = repr(est)
+    assert "value=200" in text and "stderr=10" in text and "5.00%" in text and "1,000" in text
+    value, stderr, samples = est
+    assert (value, stderr, samples) == (200.0, 10.0, 1000)
+    for bad, error in [(1, ValueError), (0, ValueError), (1.5, ValueError), (True, TypeError),
+                       ("0.9", TypeError)]:
+        with pytest.raises(error, match="confidence"):
+            est.interval(bad)
+
+
+@pytest.mark.parametrize("call", [nq.estimate_count,
+                                  lambda n, **kw: nq.search_profile(n, samples=100, **kw)])
+def test_bad_input(call):
+    for bad in (8.0, True, "8", None):
+        with pytest.raises(TypeError, match="n must be an integer"):
+            call(bad)
+    for bad in (0, -1, 64):
+        with pytest.raises(ValueError, match="1..63"):
+            call(bad)
+    with pytest.raises(TypeError, match="seed"):
+        call(8, seed=True)
+    with pytest.raises(ValueError, match="seed"):
+        call(8, seed=-1)
+    with pytest.raises(ValueError, match="n_threads"):
+        call(8, n_threads=0)
+    with pytest.raises(TypeError, match="progress"):
+        call(8, progress="yes")
+
+
+def test_bad_samples():
+    for bad in (1.5, True, "10", 1e6):
+        with pytest.raises(TypeError, match="samples must be an integer"):
+            nq.estimate_count(8, samples=bad)
+    for bad in (0, -5):
+        with pytest.raises(ValueError, match="samples must be a positive integer"):
+            nq.estimate_count(8, samples=bad)
+        with pytest.raises(ValueError, match="samples must be a positive integer"):
+            nq.search_profile(8, samples=bad)
+    with pytest.raises(ValueError, match="seed applies to estimates only"):
+        nq.search_profile(8, seed=1)
+
+
+def test_progress_bar(capsys):
+    est = nq.estimate_count(14, samples=100_000, seed=5, progress=True)
+    assert est == nq.estimate_count(14, samples=100_000, seed=5)
+    err = capsys.readouterr().err
+    assert "estimate n=14" in err and "100000/100000" in err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_an_estimate_promptly():
+    nq.estimate_count(30, samples=10, seed=0)  # kernels loaded (or compiled) first
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    result = None
+    with pytest.raises(KeyboardInterrupt):
+        result = nq.estimate_count(30, samples=10**11, seed=0, n_threads=2)
+    elapsed = time.perf_counter() - start
+    timer.join()
+    assert result is None
+    assert elapsed < 1.3
+    assert not [t for t in threading.enumerate() if t.name.startswith("nqueens")]
+    assert nq.estimate_count(10, samples=1000, seed=0).samples == 1000
+
+
+# --------------------------------------------------------------------------- search_profile
+
+
+@pytest.mark.parametrize("n", range(0, 11))
+def test_profile_matches_naive_enumeration(n):
+    profile = nq.search_profile(n)
+    assert profile.dtype == np.int64 and profile.shape == (n + 1,)
+    assert profile.tolist() == profile_naive(n)
+
+
+@pytest.mark.parametrize("n", [11, 12, 13, 14])
+def test_profile_ends_with_the_count(n):
+    profile = nq.search_profile(n)
+    assert profile[0] == 1 and profile[1] == n and profile[-1] == nq.count_solutions(n)
+    assert np.array_equal(nq.search_profile(n, n_threads=1), profile)
+
+
+def test_profile_progress(capsys):
+    assert nq.search_profile(13, progress=True)[-1] == A000170[13]
+    assert "profile n=13" in capsys.readouterr().err
+
+
+def test_sampled_profile_against_the_exact_one():
+    exact = nq.search_profile(14)
+    est = nq.search_profile(14, samples=200_000, seed=11)
+    assert est.value.shape == est.stderr.shape == (15,) and est.samples == 200_000
+    fixed = est.stderr == 0
+    assert fixed[:2].all() and np.array_equal(est.value[fixed], exact[fixed])
+    z = (est.value[~fixed] - exact[~fixed]) / est.stderr[~fixed]
+    assert (np.abs(z) < 4).all()
+    one = nq.search_profile(14, samples=200_000, seed=11, n_threads=1)
+    assert np.array_equal(one.value, est.value) and np.array_equal(one.stderr, est.stderr)
+    # the last depth is the estimate of the count, from the same probes
+    count = nq.estimate_count(14, samples=200_000, seed=11)
+    assert est.value[-1] == pytest.approx(count.value, rel=1e-12)
+    assert est.stderr[-1] == pytest.approx(count.stderr, rel=1e-9)
