@@ -1,5 +1,5 @@
-"""Command line: ``nqueens count|solve|construct|find N``, ``nqueens status FILE`` and
-``nqueens warmup``.
+"""Command line: ``nqueens count|solve|construct|find|estimate|profile N``, ``nqueens status
+FILE`` and ``nqueens warmup``.
 
 :func:`main` parses the arguments (argparse), calls the public API, prints or writes the
 result, and turns errors and signals into messages and exit statuses.
@@ -15,8 +15,8 @@ import warnings
 
 import numpy as np
 
-from . import (_runner, _split, _validate, checkpoint, config, counting, enumeration, export,
-               huge, precompile, streaming)
+from . import (_runner, _split, _validate, checkpoint, config, counting, enumeration,
+               estimation, export, huge, precompile, streaming)
 from ._files import atomic_file, check_target, remove_pending_temporaries
 from ._version import __version__
 
@@ -164,6 +164,36 @@ def _parser():
                       help="seed of the search (the same seed gives the same solution)")
     find.add_argument("--max-steps", type=int, default=None, metavar="K",
                       help="swap tries before giving up (default: 50 N + 10^6)")
+    probes = argparse.ArgumentParser(add_help=False)
+    probes.add_argument("--seed", "-s", type=int, default=None, metavar="K",
+                        help="seed of the random probes (the same seed and samples give the "
+                        "same result for any --threads)")
+    probes.add_argument("--progress", action="store_true",
+                        help="show a progress bar on stderr")
+    estimate = sub.add_parser(
+        "estimate", parents=[threads, probes],
+        help="estimate the number of solutions of any N, with its standard error",
+        description="Estimate the number of solutions (OEIS A000170) of any N from random "
+        "probes of the backtrack tree (Knuth's estimator, with exact first and last rows), "
+        "and print the estimate, its standard error and 95%% interval.",
+        epilog="One thread of a 2-core machine makes about a million probes a second at "
+        "N = 27; the standard error shrinks as 1/sqrt(S): 10^8 probes give about 0.01%% "
+        "there.",
+    )
+    estimate.add_argument("n", type=int, metavar="N", help=f"board order, 1..{config.MAX_N}")
+    estimate.add_argument("--samples", "-S", type=int, default=10**7, metavar="S",
+                          help="random probes (default: 10^7)")
+    profile = sub.add_parser(
+        "profile", parents=[threads, probes],
+        help="print the nodes of the backtrack tree at each depth",
+        description="Print the nodes of the row-by-row backtrack tree at each depth k "
+        "(placements of k non-attacking queens in the first k rows; depth N holds the "
+        "solutions): counted exactly, or estimated with --samples.",
+    )
+    profile.add_argument("n", type=int, metavar="N", help=f"board order, 0..{config.MAX_N} "
+                         f"(1..{config.MAX_N} with --samples)")
+    profile.add_argument("--samples", "-S", type=int, default=None, metavar="S",
+                         help="estimate from S random probes instead of counting")
     status = sub.add_parser(
         "status", help="show how far the count recorded in a checkpoint file has come",
         description="Show how far the count recorded in a checkpoint file (written by "
@@ -184,7 +214,40 @@ def _parser():
     warmup.add_argument("--progress", action="store_true",
                         help="show a progress bar of the features warmed on stderr")
     return parser, {"count": count, "solve": solve, "construct": construct, "find": find,
-                    "status": status, "warmup": warmup}
+                    "estimate": estimate, "profile": profile, "status": status,
+                    "warmup": warmup}
+
+
+def _print_estimate(args, out):
+    est = estimation.estimate_count(args.n, samples=args.samples, seed=args.seed,
+                                    n_threads=args.threads, progress=args.progress)
+    _stop_if_signalled()
+    low, high = est.interval(0.95)
+    rel = f" ({est.relative_stderr:.4%})" if est.value else ""
+    lines = [f"n             {args.n}",
+             f"estimate      {est.value:.7g}",
+             f"stderr        {est.stderr:.3g}{rel}",
+             f"95% interval  {low:.7g} .. {high:.7g}",
+             f"samples       {est.samples}"]
+    if args.seed is not None:
+        lines.append(f"seed          {args.seed}")
+    exact = _split.known_total(args.n)
+    if exact is not None:
+        lines.append(f"exact         {exact} (OEIS A000170)")
+    out.write("\n".join(lines) + "\n")
+
+
+def _print_profile(args, out):
+    result = estimation.search_profile(args.n, samples=args.samples, seed=args.seed,
+                                       n_threads=args.threads, progress=args.progress)
+    _stop_if_signalled()
+    if args.samples is None:
+        out.write("depth nodes\n")
+        out.write("".join(f"{k} {nodes}\n" for k, nodes in enumerate(result.tolist())))
+        return
+    out.write("depth estimate stderr\n")
+    out.write("".join(f"{k} {value:.7g} {stderr:.3g}\n"
+                      for k, (value, stderr) in enumerate(zip(result.value, result.stderr))))
 
 
 def _print_status(path, as_json, out):
@@ -323,7 +386,9 @@ _OPTIONS = {"n_threads": "--threads", "prefix_depth": "--prefix-depth",
             "max_steps": "--max-steps", "method=": "--method ", "limit must": "--limit must",
             "seed must": "--seed must", "larger max_steps": "larger --max-steps",
             "fundamental=True": "--fundamental", "timeout must": "--scheduler-timeout must",
-            "method='halving' or None": "--method halving or no --method"}
+            "method='halving' or None": "--method halving or no --method",
+            "samples must": "--samples must", "seed applies": "--seed applies",
+            "give samples": "give --samples"}
 
 
 def _cli_names(message):
@@ -436,6 +501,10 @@ def _main(args, commands, out):
             out.write(f"{total}\n")
         elif args.command == "solve":
             _solve_command(args, out)
+        elif args.command == "estimate":
+            _print_estimate(args, out)
+        elif args.command == "profile":
+            _print_profile(args, out)
         elif args.command == "construct":
             _write_queens(huge.construct(args.n), args, out)
         else:

@@ -55,6 +55,13 @@ def test_solve_json_many_chunks(capsys, monkeypatch):
     (["count", "8", "--fundamental", "--preplace", "0:0"], "--fundamental cannot be combined"),
     (["solve", "8", "--limit", "-1"], "limit"),
     (["solve", "8", "--format", "xml"], "invalid choice"),
+    (["estimate", "0"], "n must be in the range 1..63"),
+    (["estimate", "8", "--samples", "0"], "--samples must be a positive integer"),
+    (["estimate", "8", "--samples", "1e6"], "invalid int value"),
+    (["estimate", "8", "--seed", "-2"], "--seed must be"),
+    (["estimate", "8", "--threads", "0"], "--threads must be in the range 1.."),
+    (["profile", "64"], "0..63"),
+    (["profile", "8", "--seed", "1"], "--seed applies to estimates only: give --samples"),
     (["frobnicate"], "invalid choice"),
     ([], "required"),
 ])
@@ -152,3 +159,29 @@ def test_find_max_steps_out_of_range_exits_2(capsys):
     with pytest.raises(SystemExit) as info:
         main(["find", "8", "--max-steps", str(2**70)])
     assert info.value.code == 2 and "--max-steps must be in the range" in capsys.readouterr().err
+
+
+def test_estimate(capsys):
+    assert main(["estimate", "12", "--samples", "20000", "--seed", "4", "--threads", "1"]) == 0
+    out = capsys.readouterr().out
+    fields = {line[:14].strip(): line[14:] for line in out.splitlines()}
+    est = nq.estimate_count(12, samples=20000, seed=4)
+    assert float(fields["estimate"]) == pytest.approx(est.value, rel=1e-6)
+    assert fields["stderr"].startswith(f"{est.stderr:.3g} (")
+    low, high = (float(x) for x in fields["95% interval"].split(" .. "))
+    assert (low, high) == pytest.approx(est.interval(0.95), rel=1e-6)
+    assert fields["samples"] == "20000" and fields["seed"] == "4"
+    assert fields["exact"] == "14200 (OEIS A000170)"
+    assert main(["estimate", "40", "--samples", "1000", "--seed", "1"]) == 0
+    assert "exact" not in capsys.readouterr().out
+
+
+def test_profile(capsys):
+    assert main(["profile", "6"]) == 0
+    assert capsys.readouterr().out == "depth nodes\n" + "".join(
+        f"{k} {v}\n" for k, v in enumerate(nq.search_profile(6).tolist()))
+    assert main(["profile", "10", "--samples", "5000", "--seed", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    est = nq.search_profile(10, samples=5000, seed=2)
+    assert lines[0] == "depth estimate stderr" and len(lines) == 12
+    assert [float(line.split()[1]) for line in lines[1:]] == pytest.approx(est.value, rel=1e-6)
