@@ -753,9 +753,11 @@ def run_threads(n_threads, fn, calls):
         return [future.result() for future in futures]
 
 
-def run_chunks(n_threads, fn, sizes, bar=None):
-    """``[fn(c) for c in range(len(sizes))]``, computed on ``n_threads`` daemon threads that
-    take the next chunk as they finish one.
+def run_chunks(n_threads, fn, n_chunks, fold, size=None, bar=None):
+    """Run ``fn(c)`` for ``c`` in ``range(n_chunks)`` on ``n_threads`` daemon threads that
+    take the next chunk as they finish one, and hand each result to ``fold(c, result)`` in
+    chunk order, in the calling thread (so that sums of floats do not depend on the
+    threads).
 
     Parameters
     ----------
@@ -763,40 +765,41 @@ def run_chunks(n_threads, fn, sizes, bar=None):
     fn : callable
         ``fn(c)`` runs chunk ``c`` (one kernel call that releases the GIL, a tenth of a
         second at most) and returns its result.
-    sizes : sequence of int
-        The work of each chunk, in the unit of ``bar``.
+    n_chunks : int
+    fold : callable
+        ``fold(c, result)``, called for ``c = 0, 1, ...`` in order; results that finish out
+        of order wait for their turn (a few per thread).
+    size : callable, optional
+        ``size(c)``: the work of chunk ``c`` in the unit of ``bar`` (default 1).
     bar : tqdm.tqdm, optional
-        Advanced by ``sizes[c]`` when chunk ``c`` finishes (by the calling thread).
-
-    Returns
-    -------
-    list
-        The results in chunk order, whichever thread ran them.
+        Advanced by ``size(c)`` when chunk ``c`` is folded.
 
     Raises
     ------
     KeyboardInterrupt
-        On Ctrl-C: the threads stop after the chunk they are running and nothing is
-        returned.
+        On Ctrl-C: the threads stop after the chunk they are running; no more results are
+        folded.
     """
-    results = [None] * len(sizes)
     lock = threading.Lock()
-    state = {"next": 0, "done": 0, "error": None}
+    ready = {}
+    state = {"next": 0, "error": None}
     stop = threading.Event()
-    ended = threading.Event()
-    running = [n_threads]
+    wake = threading.Event()
+    threads = [None] * max(1, min(n_threads, n_chunks))
+    running = [len(threads)]
 
     def work():
         try:
             while not stop.is_set():
                 with lock:
                     c = state["next"]
-                    if c >= len(sizes):
+                    if c >= n_chunks:
                         break
                     state["next"] = c + 1
-                results[c] = fn(c)
+                result = fn(c)
                 with lock:
-                    state["done"] += int(sizes[c])
+                    ready[c] = result
+                wake.set()
         except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
             with lock:
                 state["error"] = state["error"] or exc
@@ -804,18 +807,29 @@ def run_chunks(n_threads, fn, sizes, bar=None):
         finally:
             with lock:
                 running[0] -= 1
-                if running[0] == 0:
-                    ended.set()
+            wake.set()
 
     threads = [threading.Thread(target=work, name=f"nqueens-chunks-{k}", daemon=True)
-               for k in range(max(1, min(n_threads, len(sizes))))]
-    running[0] = len(threads)
+               for k in range(len(threads))]
     for thread in threads:
         thread.start()
+    folded = 0
     try:
-        while not ended.wait(0.1):
-            if bar is not None:
-                bar.update(state["done"] - bar.n)
+        while folded < n_chunks and state["error"] is None:
+            wake.wait(0.1)
+            wake.clear()
+            while True:
+                with lock:
+                    result = ready.pop(folded, None) if folded in ready else None
+                    found = result is not None
+                if not found:
+                    break
+                fold(folded, result)
+                if bar is not None:
+                    bar.update(1 if size is None else size(folded))
+                folded += 1
+            if running[0] == 0 and folded < n_chunks and not ready:
+                break  # (the threads ended early: an error)
     except KeyboardInterrupt:
         stop.set()
         _join(threads)
@@ -825,6 +839,3 @@ def run_chunks(n_threads, fn, sizes, bar=None):
         _join(threads)
     if state["error"] is not None:
         raise state["error"]
-    if bar is not None:
-        bar.update(state["done"] - bar.n)
-    return results

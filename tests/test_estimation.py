@@ -86,7 +86,7 @@ def test_estimate_object():
     assert high - low == pytest.approx(2 * 6.745, abs=0.01)
     assert est.relative_stderr == 0.05
     text = repr(est)
-    assert "value=200" in text and "stderr=10" in text and "5.00%" in text and "1,000" in text
+    assert "value=200" in text and "stderr=10" in text and "(5%)" in text and "1,000" in text
     value, stderr, samples = est
     assert (value, stderr, samples) == (200.0, 10.0, 1000)
     for bad, error in [(1, ValueError), (0, ValueError), (1.5, ValueError), (True, TypeError),

@@ -11,7 +11,8 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 def test_there_are_notebooks():
     assert [p.name for p in NOTEBOOKS] == ["01_quickstart.ipynb", "02_symmetry.ipynb",
-                                           "03_performance.ipynb", "04_search_trace.ipynb"]
+                                           "03_performance.ipynb", "04_search_trace.ipynb",
+                                           "05_beyond_exact.ipynb"]
 
 
 @pytest.mark.slow
