@@ -10,6 +10,7 @@ import numpy as np
 from . import _runner, _validate
 from .counting import count_solutions, first_row_counts
 from .enumeration import fundamental_solutions, solve
+from .estimation import estimate_count, search_profile
 from .huge import find_solution
 from .streaming import iter_solutions
 from .tracing import trace
@@ -42,6 +43,9 @@ def _steps():
         ("first solutions", lambda: solve(13, limit=10)),
         ("local search", lambda: find_solution(50, seed=0)),
         ("traces", lambda: trace(6)),
+        ("estimates", lambda: estimate_count(13, samples=1000, seed=0, n_threads=1)),
+        ("sampled profiles", lambda: search_profile(13, samples=1000, seed=0, n_threads=1)),
+        ("profiles", lambda: search_profile(13, n_threads=1)),
     ]
 
 

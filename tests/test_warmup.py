@@ -52,6 +52,8 @@ def test_after_warmup_first_calls_compile_nothing(tmp_path):
             nq.count_solutions(13); nq.count_solutions(13, preplaced={0: 2}); nq.solve(13)
             nq.count_solutions(13, fundamental=True); next(iter(nq.iter_solutions(13)))
             nq.solve(13, limit=5); nq.fundamental_solutions(13)
+            nq.estimate_count(20, samples=10**4, seed=1); nq.search_profile(11)
+            nq.search_profile(18, samples=10**4, seed=1)
         print(compiled)
     """
     run = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
