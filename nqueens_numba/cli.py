@@ -175,9 +175,9 @@ def _parser():
         help="estimate the number of solutions of any N, with its standard error",
         description="Estimate the number of solutions (OEIS A000170) of any N from random "
         "probes of the backtrack tree (Knuth's estimator, with exact first and last rows), "
-        "and print the estimate, its standard error and 95%% interval.",
+        "and print the estimate, its standard error and 95% interval.",
         epilog="One thread of a 2-core machine makes about a million probes a second at "
-        "N = 27; the standard error shrinks as 1/sqrt(S): 10^8 probes give about 0.01%% "
+        "N = 27; the standard error shrinks as 1/sqrt(S): 10^8 probes give about 0.03% "
         "there.",
     )
     estimate.add_argument("n", type=int, metavar="N", help=f"board order, 1..{config.MAX_N}")

@@ -66,7 +66,8 @@ class Estimate(NamedTuple):
 
 def _check(n, samples, seed, n_threads, progress):
     n = _validate.in_range(n, "n", 1, config.MAX_N)
-    samples = _validate.in_range(samples, "samples", 1, what="a positive integer")
+    samples = _validate.in_range(samples, "samples", 1, 2**62,
+                                 what="a positive integer up to 2**62")
     if seed is not None:
         seed = _validate.in_range(seed, "seed", 0, what="an integer 0 or more")
     return (n, samples, np.random.SeedSequence(seed).entropy, _validate.threads(n_threads),
