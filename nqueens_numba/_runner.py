@@ -763,8 +763,9 @@ def run_chunks(n_threads, fn, n_chunks, fold, size=None, bar=None):
     ----------
     n_threads : int
     fn : callable
-        ``fn(c)`` runs chunk ``c`` (one kernel call that releases the GIL, a tenth of a
-        second at most) and returns its result.
+        ``fn(c, stop)`` runs chunk ``c`` (kernel calls that release the GIL, a tenth of a
+        second at most each) and returns its result; a chunk of several calls gives up,
+        returning anything, once ``stop`` (a ``threading.Event``) is set between them.
     n_chunks : int
     fold : callable
         ``fold(c, result)``, called for ``c = 0, 1, ...`` in order; results that finish out
@@ -777,8 +778,8 @@ def run_chunks(n_threads, fn, n_chunks, fold, size=None, bar=None):
     Raises
     ------
     KeyboardInterrupt
-        On Ctrl-C: the threads stop after the chunk they are running; no more results are
-        folded.
+        On Ctrl-C: the threads stop after the kernel call they are running; no more results
+        are folded.
     """
     lock = threading.Lock()
     ready = {}
@@ -796,7 +797,7 @@ def run_chunks(n_threads, fn, n_chunks, fold, size=None, bar=None):
                     if c >= n_chunks:
                         break
                     state["next"] = c + 1
-                result = fn(c)
+                result = fn(c, stop)
                 with lock:
                     ready[c] = result
                 wake.set()

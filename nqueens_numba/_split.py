@@ -641,8 +641,10 @@ class ProbePlan:
     decided from ``n`` and ``samples`` alone, so that a seeded estimate is the same for every
     thread count.
 
-    The strata are the placements of the first ``depth`` rows (``states``: mirror images
-    counted once, ``weights`` 2 or 1; the root alone when ``depth == 0``). Stratum ``s``
+    The strata are the placements of the first ``depth`` rows with the first-row queen in
+    the left half or the middle (``states``; the root alone when ``depth == 0``), each
+    standing for its mirror image too where that is another placement (``weights`` 2, else
+    1). Stratum ``s``
     has ``base + 1`` probes if ``s < extra``, else ``base``, one after the other: probe
     ``p`` of the whole estimate belongs to :meth:`stratum` ``(p)``. Each probe counts the
     last ``tail`` rows exactly. Chunk ``c`` holds probes ``c * chunk`` onwards, with a random

@@ -5,7 +5,9 @@ FILE`` and ``nqueens warmup``.
 result, and turns errors and signals into messages and exit statuses.
 """
 import argparse
+import decimal
 import json
+import math
 import os
 import re
 import signal
@@ -22,6 +24,25 @@ from ._version import __version__
 
 #: Solutions formatted per write when printing or saving them.
 _PRINT_CHUNK = 10_000
+
+
+def _probes(text):
+    """``--samples``: a whole number, written plainly (``1000000``, ``1_000_000``) or in
+    scientific notation (``1e6``)."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = decimal.Decimal(text)
+    except decimal.InvalidOperation:
+        value = None
+    if value is None or not value.is_finite() or value != value.to_integral_value():
+        raise argparse.ArgumentTypeError(f"expected a whole number such as 1000000 or 1e6, "
+                                         f"got {text!r}")
+    if abs(value) > 2**62:
+        raise argparse.ArgumentTypeError(f"at most 2**62 probes, got {text!r}")
+    return int(value)
 
 
 def _parser():
@@ -181,8 +202,8 @@ def _parser():
         "there.",
     )
     estimate.add_argument("n", type=int, metavar="N", help=f"board order, 1..{config.MAX_N}")
-    estimate.add_argument("--samples", "-S", type=int, default=10**7, metavar="S",
-                          help="random probes (default: 10^7)")
+    estimate.add_argument("--samples", "-S", type=_probes, default=10**7, metavar="S",
+                          help="random probes, such as 1000000 or 1e6 (default: 1e7)")
     profile = sub.add_parser(
         "profile", parents=[threads, probes],
         help="print the nodes of the backtrack tree at each depth",
@@ -192,8 +213,9 @@ def _parser():
     )
     profile.add_argument("n", type=int, metavar="N", help=f"board order, 0..{config.MAX_N} "
                          f"(1..{config.MAX_N} with --samples)")
-    profile.add_argument("--samples", "-S", type=int, default=None, metavar="S",
-                         help="estimate from S random probes instead of counting")
+    profile.add_argument("--samples", "-S", type=_probes, default=None, metavar="S",
+                         help="estimate from S random probes (such as 1e6) instead of "
+                         "counting")
     status = sub.add_parser(
         "status", help="show how far the count recorded in a checkpoint file has come",
         description="Show how far the count recorded in a checkpoint file (written by "
@@ -223,11 +245,14 @@ def _print_estimate(args, out):
                                     n_threads=args.threads, progress=args.progress)
     _stop_if_signalled()
     low, high = est.interval(0.95)
-    rel = f" ({est.relative_stderr:.4%})" if est.value else ""
+    if math.isfinite(est.relative_stderr):
+        spread = [f"stderr        {est.stderr:.3g} ({est.relative_stderr:.4%})",
+                  f"95% interval  {low:.7g} .. {high:.7g}"]
+    else:  # every probe died, or strata of a single probe
+        spread = ["stderr        unknown (too few probes: give more --samples)"]
     lines = [f"n             {args.n}",
              f"estimate      {est.value:.7g}",
-             f"stderr        {est.stderr:.3g}{rel}",
-             f"95% interval  {low:.7g} .. {high:.7g}",
+             *spread,
              f"samples       {est.samples}"]
     if args.seed is not None:
         lines.append(f"seed          {args.seed}")

@@ -119,10 +119,16 @@ ESTIMATE_MAX_DEPTH = 3
 ESTIMATE_CHUNK = 1 << 15
 
 #: Solutions (OEIS A000170) in the subproblems of one kernel call of an exact profile of the
-#: search tree (``search_profile``), the unit of progress and interruption: the profile walks
-#: every node, about 4 ns each on one thread, and there are 75-77 nodes per solution at
-#: n = 14-16 (290-320 ns per solution), so a call takes about 0.3 s.
+#: search tree (``search_profile``), the unit of progress: the profile walks every node, about
+#: 4 ns each on one thread, and there are 75-77 nodes per solution at n = 14-16 (290-320 ns
+#: per solution), so a batch takes about 0.3 s.
 PROFILE_BATCH_SOLUTIONS = 1_000_000
+
+#: Steps of an exact profile per kernel call, between which it checks for Ctrl-C (a subproblem
+#: of a large board is resumed where it stopped). A step is the search below a node 5 rows or
+#: more from the last: 75 ns at n = 16, 17 ns at n = 25 on one thread, so a call takes
+#: 0.03-0.16 s.
+PROFILE_STEPS = 1 << 21
 
 #: Share of the available memory that ``solve`` may allocate for its result by default.
 MEMORY_FRACTION = 0.8

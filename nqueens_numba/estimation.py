@@ -1,6 +1,7 @@
 """The size of the search tree: estimates of the total count for any board, and the nodes of
 the backtrack tree at each depth, exactly or estimated."""
 import math
+import numbers
 import statistics
 from typing import NamedTuple, Union
 
@@ -20,8 +21,9 @@ class Estimate(NamedTuple):
     value : float or numpy.ndarray of float64
         The estimate (for :func:`search_profile`, one per depth: shape ``(n + 1,)``).
     stderr : float or numpy.ndarray of float64
-        Its estimated standard error, same shape (0 where the value is exact; ``nan`` from a
-        single probe).
+        Its estimated standard error, same shape: 0 where the value is exact; ``nan`` where
+        it cannot be estimated (a stratum with a single probe, or an estimate of 0 where
+        every probe died on a board of 4 or more rows, which has nodes at every depth).
     samples : int
         The random probes it is made of.
     """
@@ -32,19 +34,22 @@ class Estimate(NamedTuple):
 
     def interval(self, confidence=0.95):
         """The normal-approximation confidence interval ``(low, high)``: ``value -+ z *
-        stderr`` with ``z`` the normal quantile of ``confidence`` (1.96 for 0.95).
+        stderr`` with ``z`` the normal quantile of ``confidence`` (1.96 for 0.95), ``low``
+        no less than 0 (the counts are not negative); ``nan`` where ``stderr`` is.
 
         Raises ``TypeError`` for a non-number and ``ValueError`` outside ``0 < confidence <
         1``.
         """
-        if isinstance(confidence, (bool, np.bool_)) or not isinstance(
-                confidence, (int, float, np.integer, np.floating)):
+        if isinstance(confidence, (bool, np.bool_)) or not isinstance(confidence,
+                                                                      numbers.Real):
             raise TypeError(f"confidence must be a number, got {type(confidence).__name__}")
         if not 0 < confidence < 1:
             raise ValueError(f"confidence must be between 0 and 1 (exclusive), got "
                              f"{confidence}")
-        z = statistics.NormalDist().inv_cdf(0.5 + confidence / 2)
-        return self.value - z * self.stderr, self.value + z * self.stderr
+        z = -statistics.NormalDist().inv_cdf((1 - float(confidence)) / 2)
+        low = np.maximum(self.value - z * self.stderr, 0.0)
+        high = self.value + z * self.stderr
+        return (float(low), float(high)) if np.ndim(low) == 0 else (low, high)
 
     @property
     def relative_stderr(self):
@@ -83,7 +88,7 @@ def _probe(plan, entropy, width, n_threads, progress, what):
     sums = np.zeros((len(states), width))
     squares = np.zeros((len(states), width))
 
-    def run(c):
+    def run(c, stop):  # one kernel call: ``stop`` is checked between chunks
         first, count, s, k = plan.chunk_probes(c)
         stream = np.random.SeedSequence(entropy, spawn_key=(c,))
         rng = np.random.Generator(np.random.PCG64(stream))
@@ -123,7 +128,10 @@ def _stratified(plan, sums, squares):
     if probes.min() < 2:
         return value, np.full_like(value, np.nan)
     variances = np.maximum(squares - probes * means * means, 0.0) / (probes - 1)
-    return value, np.sqrt((weights * weights * variances / probes).sum(axis=0))
+    stderr = np.sqrt((weights * weights * variances / probes).sum(axis=0))
+    if plan.n >= 4:  # every depth has nodes: an estimate of 0 (every probe died) is a
+        stderr[value == 0] = np.nan  # fluke of too few probes, whose spread is unknown
+    return value, stderr
 
 
 def estimate_count(n, *, samples=10**7, seed=None, n_threads=None, progress=False):
@@ -132,7 +140,8 @@ def estimate_count(n, *, samples=10**7, seed=None, n_threads=None, progress=Fals
     Parameters
     ----------
     n : int
-        Board order, ``1 <= n <= 63``.
+        Board order, ``1 <= n <= 63`` (the empty board, ``n = 0``, has one solution, exactly:
+        :func:`count_solutions`).
     samples : int, optional
         Random probes of the backtrack tree, 1 or more (about 1 µs each at n = 27 on one
         thread).
@@ -197,7 +206,9 @@ def estimate_count(n, *, samples=10**7, seed=None, n_threads=None, progress=Fals
 
     The standard error is estimated from the probes' spread in each stratum; the
     distribution of a probe is skewed, so a 95% interval of few probes (below some
-    thousands) covers the true value less often than 95%.
+    thousands) covers the true value less often than 95%. It is ``nan`` when it cannot be
+    estimated: fewer than 2 probes in a stratum, or an estimate of 0 on a board of 4 or more
+    rows (every probe died: a fluke of too few probes, not a certainty).
 
     References
     ----------
@@ -240,11 +251,15 @@ def _exact_profile(n, n_threads, progress):
     batch = max(1, min(len(states) // (4 * n_threads),
                        config.PROFILE_BATCH_SOLUTIONS // per_state))
 
-    def run(c):
+    def run(c, stop):
         part = np.zeros(n + 1, dtype=np.int64)
-        i = c * batch
-        _kernels._profile_states(n, states[i:i + batch], depth, n, weights[i:i + batch],
-                                 part)
+        stack = np.empty((n + 1, 4), dtype=np.int64)
+        level = np.full(2, -1, dtype=np.int64)
+        below = np.zeros(n + 1, dtype=np.int64)
+        i, end = c * batch, min((c + 1) * batch, len(states))
+        while i < end and not stop.is_set():
+            i += _kernels._profile_run(n, states[i:end], depth, n, weights[i:end], stack,
+                                       level, below, part, config.PROFILE_STEPS)
         return part
 
     def fold(c, part):
@@ -272,8 +287,8 @@ def search_profile(n, *, samples=None, seed=None, n_threads=None, progress=False
     ----------
     n : int
         Board order: ``0 <= n <= 63`` exact (in practice the sizes :func:`count_solutions`
-        can count: the tree is a few times larger than the solutions), ``1 <= n <= 63`` with
-        ``samples``.
+        can count, and slower: the tree has 75-77 nodes per solution at n = 14-16, each
+        visited), ``1 <= n <= 63`` with ``samples``.
     samples : int, optional
         Estimate from this many random probes (as :func:`estimate_count`) instead of
         counting exactly.
@@ -298,7 +313,7 @@ def search_profile(n, *, samples=None, seed=None, n_threads=None, progress=False
     TypeError, ValueError
         As :func:`estimate_count`; ``ValueError`` for a ``seed`` without ``samples``.
     KeyboardInterrupt
-        On Ctrl-C, within about a second; nothing is returned.
+        On Ctrl-C, within a fifth of a second or so; nothing is returned.
 
     See Also
     --------
@@ -308,7 +323,8 @@ def search_profile(n, *, samples=None, seed=None, n_threads=None, progress=False
     -----
     The exact profile splits the tree as a count does (prefixes of the first rows, mirror
     halving, a pool of threads) and walks every node of each subproblem with an
-    explicit-stack search. The estimate is Knuth's (1975), stratified and with exact tails
+    explicit-stack search, in steps (``config.PROFILE_STEPS``) between which a large
+    subproblem can be stopped and resumed. The estimate is Knuth's (1975), stratified and with exact tails
     as in :func:`estimate_count`: a probe's product of free-square counts estimates the
     nodes of every depth it passes, and the exact tail adds its nodes per depth.
 

@@ -57,7 +57,10 @@ def test_solve_json_many_chunks(capsys, monkeypatch):
     (["solve", "8", "--format", "xml"], "invalid choice"),
     (["estimate", "0"], "n must be in the range 1..63"),
     (["estimate", "8", "--samples", "0"], "--samples must be a positive integer"),
-    (["estimate", "8", "--samples", "1e6"], "invalid int value"),
+    (["estimate", "8", "--samples", "1.5"], "expected a whole number such as 1000000 or 1e6"),
+    (["estimate", "8", "--samples", "ten"], "expected a whole number"),
+    (["estimate", "8", "--samples", "1e400"], "at most 2**62 probes"),
+    (["profile", "8", "--samples", "2.5e0"], "expected a whole number"),
     (["estimate", "8", "--seed", "-2"], "--seed must be"),
     (["estimate", "8", "--threads", "0"], "--threads must be in the range 1.."),
     (["profile", "64"], "0..63"),
@@ -174,6 +177,13 @@ def test_estimate(capsys):
     assert fields["exact"] == "14200 (OEIS A000170)"
     assert main(["estimate", "40", "--samples", "1000", "--seed", "1"]) == 0
     assert "exact" not in capsys.readouterr().out
+    # scientific notation, and an estimate without an error bar
+    assert main(["estimate", "27", "-S", "2e0", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "samples       2\n" in out and "stderr        unknown (too few probes" in out
+    assert "nan" not in out and "interval" not in out
+    assert main(["estimate", "10", "-S", "1.2E4", "--seed", "1"]) == 0
+    assert "samples       12000\n" in capsys.readouterr().out
 
 
 def test_profile(capsys):

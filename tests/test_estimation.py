@@ -5,6 +5,7 @@ import signal
 import sys
 import threading
 import time
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -76,6 +77,27 @@ def test_chunks_and_strata_keep_their_probes(monkeypatch):
 def test_one_probe_has_no_error_bar():
     est = nq.estimate_count(12, samples=1, seed=3)
     assert est.samples == 1 and math.isnan(est.stderr)
+
+
+def test_an_estimate_of_zero_has_an_unknown_error():
+    # two probes that both die on a board with solutions: 0, but not 0 +- 0
+    est = nq.estimate_count(27, samples=2, seed=1)
+    assert est.value == 0 and math.isnan(est.stderr)
+    assert all(math.isnan(end) for end in est.interval())
+    # boards without solutions: every probe dies, and that is exact
+    assert nq.estimate_count(3, samples=100, seed=1).stderr == 0
+
+
+def test_intervals_near_the_edges():
+    est = nq.Estimate(10.0, 10.0, 100)
+    low, high = est.interval(0.95)
+    assert low == 0 and high == pytest.approx(29.6, abs=0.01)  # no negative counts
+    low, high = est.interval(1 - 1e-16)  # 0.5 + c / 2 would round to 1
+    assert low == 0 and 90 < high < 95  # z = 8.29
+    assert est.interval(Fraction(19, 20)) == est.interval(0.95)
+    profile = nq.Estimate(np.array([1.0, 5.0]), np.array([0.0, 4.0]), 10)
+    low, high = profile.interval()
+    assert np.array_equal(low, [1.0, 0.0]) and high[1] == pytest.approx(5 + 1.96 * 4, rel=1e-3)
 
 
 def test_estimate_object():
@@ -166,6 +188,32 @@ def test_profile_ends_with_the_count(n):
     profile = nq.search_profile(n)
     assert profile[0] == 1 and profile[1] == n and profile[-1] == nq.count_solutions(n)
     assert np.array_equal(nq.search_profile(n, n_threads=1), profile)
+
+
+def test_profile_resumes_its_subproblems(monkeypatch):
+    whole = nq.search_profile(13, n_threads=1)
+    # a budget of a few nodes per kernel call: every subproblem is stopped and resumed
+    monkeypatch.setattr(config, "PROFILE_STEPS", 7)
+    for n in (9, 10):
+        assert nq.search_profile(n, n_threads=2).tolist() == profile_naive(n)
+    monkeypatch.setattr(config, "PROFILE_STEPS", 1000)
+    assert np.array_equal(nq.search_profile(13, n_threads=1), whole)
+
+
+def test_ctrl_c_stops_an_exact_profile_promptly():
+    # a subproblem of n = 25 walks ~10^10 nodes: it must stop in the middle of one
+    nq.search_profile(12)  # kernels loaded (or compiled) first
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    result = None
+    with pytest.raises(KeyboardInterrupt):
+        result = nq.search_profile(25, n_threads=2)
+    elapsed = time.perf_counter() - start
+    timer.join()
+    assert result is None and elapsed < 1.5
+    assert not [t for t in threading.enumerate() if t.name.startswith("nqueens")]
+    assert nq.search_profile(8).tolist() == profile_naive(8)
 
 
 def test_profile_progress(capsys):

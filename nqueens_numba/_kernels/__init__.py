@@ -40,7 +40,7 @@ _FAMILY = {
         "_count_states", "_enumerate_prefixes", "_fill_rows", "_fill_solutions",
         "_mirror_rows", "_start_cursor"], "bitboard"),
     "_min_conflicts": "local_search",
-    **dict.fromkeys(["_probe_states", "_profile_states"], "estimate"),
+    **dict.fromkeys(["_probe_states", "_profile_run", "_profile_states"], "estimate"),
     **dict.fromkeys([
         "_IMAGE_COMPLEMENT", "_IMAGE_INVERSE", "_IMAGE_REVERSE", "_count_symmetric_run",
         "_count_symmetric_states", "_symmetric_allow"], "symmetric"),

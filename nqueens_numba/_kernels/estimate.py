@@ -26,20 +26,52 @@ def _popcount(x):
     return count
 
 
+#: Rows below a node of a profile that make it a *step* of the budget: the search below a
+#: node of this many rows left is a few microseconds at most.
+_PROFILE_STEP_ROWS = 6
+
+
 @njit(**JIT)
-def _profile_below(full, row, limit, cols, diag, anti, stack, out):
-    """Add to ``out[k]`` the nodes of depth ``k`` (``row < k <= limit``) below the node of
-    depth ``row`` whose masks are given; ``stack``, ``(limit + 1, 4)`` int64, is work
-    space."""
+def _profile_start(full, row, cols, diag, anti, stack, level):
+    """Set a profile cursor to the node of depth ``row`` whose masks are given: ``stack``,
+    ``(n + 1, 4)`` int64, holds the registers ``(free, cols, diag, anti)`` of each level of
+    the search below it; ``level``, ``(2,)`` int64, the level to resume (``level[0]``, -1
+    once the search is over) and the node's depth (``level[1]``)."""
+    stack[0, 0] = ~(cols | diag | anti) & full
+    stack[0, 1] = cols
+    stack[0, 2] = diag
+    stack[0, 3] = anti
+    level[0] = 0
+    level[1] = row
+
+
+@njit(**JIT)
+def _profile_cursor(full, limit, stack, level, out, budget):
+    """Continue a profile cursor (``_profile_start``) for about ``budget`` steps: add to
+    ``out[k]`` the nodes of depth ``k`` (``k <= limit``) it visits below its node. A step is
+    a return from a node of ``_PROFILE_STEP_ROWS - 1`` rows or more above ``limit``, with the
+    search below it.
+    Returns the steps taken; ``level[0]`` is -1 once the search is over, else the cursor is
+    saved in place for the next call."""
+    sp = level[0]
+    row = level[1]
+    if sp < 0:
+        return np.int64(0)
     if row >= limit:
-        return
-    free = ~(cols | diag | anti) & full
-    sp = 0
+        level[0] = -1
+        return np.int64(0)
+    free = stack[sp, 0]
+    cols = stack[sp, 1]
+    diag = stack[sp, 2]
+    anti = stack[sp, 3]
+    left = np.int64(budget)
+    last = limit - row - 1  # the level whose children are the last depth
+    shallow = limit - row - _PROFILE_STEP_ROWS  # a child of a level below it is a step
     while True:
         if free != 0:
             child = row + sp + 1
-            if child == limit:  # the children are the last depth: counted, not visited
-                out[child] += _popcount(free)
+            if sp == last:  # the children are the last depth: counted, not visited
+                out[limit] += _popcount(free)
                 free = np.int64(0)
                 continue
             bit = free & -free
@@ -58,27 +90,70 @@ def _profile_below(full, row, limit, cols, diag, anti, stack, out):
             break
         else:
             sp -= 1
+            if sp < shallow:  # back from a step: a child far enough from the end
+                left -= 1
+                if left == 0:  # budget spent: ``stack[sp]`` holds the registers of level sp
+                    level[0] = sp
+                    return np.int64(budget)
             free = stack[sp, 0]
             cols = stack[sp, 1]
             diag = stack[sp, 2]
             anti = stack[sp, 3]
+    level[0] = -1
+    return budget - left
+
+
+@njit(**JIT)
+def _profile_below(full, row, limit, cols, diag, anti, stack, out):
+    """Add to ``out[k]`` the nodes of depth ``k`` (``row < k <= limit``) below the node of
+    depth ``row`` whose masks are given (the whole search, no budget); ``stack``, ``(limit +
+    1, 4)`` int64, is work space."""
+    level = np.empty(2, dtype=np.int64)
+    _profile_start(full, row, cols, diag, anti, stack, level)
+    _profile_cursor(full, limit, stack, level, out, np.int64(1) << 62)
+
+
+@njit(**JIT)
+def _profile_run(n, states, depth, limit, weights, stack, level, below, out, budget):
+    """Profile the subproblems ``states`` (``depth`` rows placed) in order, for about
+    ``budget`` steps in all: add ``weights[i]`` times the nodes of each depth ``depth + 1 ..
+    limit`` below each finished ``states[i]`` to ``out``, shape ``(n + 1,)``, int64.
+
+    ``budget`` counts steps (see ``_profile_cursor``). A subproblem may be left in progress: its cursor is ``stack``/``level`` (see
+    ``_profile_start``; ``level[0] >= 0``) and its nodes so far are in ``below``, ``(n +
+    1,)`` int64; the next call, given the states from that one on, goes on with it. With
+    ``level[0] == -1`` the call starts ``states[0]``. Returns the subproblems finished.
+    """
+    full = _full_mask(n)
+    used = np.int64(0)
+    done = 0
+    while done < states.shape[0]:
+        if level[0] < 0:
+            for k in range(n + 1):
+                below[k] = 0
+            _profile_start(full, depth, states[done, 0], states[done, 1], states[done, 2],
+                           stack, level)
+        used += _profile_cursor(full, limit, stack, level, below, max(budget - used, 1))
+        if level[0] >= 0:
+            break
+        for k in range(depth + 1, limit + 1):
+            out[k] += weights[done] * below[k]
+        done += 1
+        if used >= budget:
+            break
+    return done
 
 
 @njit(**JIT)
 def _profile_states(n, states, depth, limit, weights, out):
     """Add ``weights[i]`` times the nodes of each depth ``depth + 1 .. limit`` below each
-    subproblem ``states[i]`` (``depth`` rows placed) to ``out``, shape ``(n + 1,)``,
-    int64."""
-    full = _full_mask(n)
+    subproblem ``states[i]`` (``depth`` rows placed) to ``out``, shape ``(n + 1,)``, int64
+    (the whole search, no budget)."""
     stack = np.empty((n + 1, 4), dtype=np.int64)
+    level = np.full(2, -1, dtype=np.int64)
     below = np.zeros(n + 1, dtype=np.int64)
-    for i in range(states.shape[0]):
-        for k in range(n + 1):
-            below[k] = 0
-        _profile_below(full, depth, limit, states[i, 0], states[i, 1], states[i, 2], stack,
-                       below)
-        for k in range(depth + 1, limit + 1):
-            out[k] += weights[i] * below[k]
+    _profile_run(n, states, depth, limit, weights, stack, level, below, out,
+                 np.int64(1) << 62)
 
 
 @njit(**JIT)
