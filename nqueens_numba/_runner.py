@@ -575,18 +575,27 @@ class Cursor:
         Rows it pre-places, ``depth < n``.
     allow : numpy.ndarray, shape (n,), dtype int64, optional
         Per-row allowed squares of a constrained board.
+    variant : int, optional
+        The board (``_kernels.TORUS``, ``_kernels.KNIGHT``; 0: plain queens), searched by
+        the kernel ``_fill_variant_rows`` (without constraints).
     """
 
-    def __init__(self, n, state, depth, allow=None):
+    def __init__(self, n, state, depth, allow=None, variant=0):
         self.n = n
         self.depth = depth
         self.allow = allow
+        self.variant = variant
         self.stack = np.empty((n, 4), dtype=np.int64)
         self.queens = np.empty(n, dtype=np.int8)
         self.level = np.empty(1, dtype=np.int64)
         _kernels._start_cursor(n, state, depth, self.stack, self.queens, self.level)
         if allow is not None:
             self.stack[depth, 0] &= allow[depth]
+        if variant & _kernels.KNIGHT and depth >= 1:  # the knights of the prefix's last rows
+            above = 1 << int(state[3 + depth - 1])
+            higher = 1 << int(state[3 + depth - 2]) if depth >= 2 else 0
+            self.stack[depth, 0] &= ~((above << 2) | (above >> 2) | (higher << 1)
+                                      | (higher >> 1))
 
     @property
     def done(self):
@@ -597,6 +606,10 @@ class Cursor:
         """Write the next solutions into ``out`` (``(k, n)`` int8, at least
         ``TAIL_SOLUTIONS`` rows for speed); return how many. One kernel call: it also returns
         after ``config.STEP_BUDGET`` squares tried, so that callers can stop in between."""
+        if self.variant:
+            return _kernels._fill_variant_rows(self.n, self.depth, self.stack, self.queens,
+                                               self.level, out, config.STEP_BUDGET,
+                                               self.variant)
         if self.allow is None:
             return _kernels._fill_solutions(self.n, self.depth, self.stack, self.queens,
                                             self.level, out, config.STEP_BUDGET)
@@ -604,7 +617,8 @@ class Cursor:
                                    out, config.STEP_BUDGET, self.allow)
 
 
-def solutions_bar(progress, what, n, total, state=None, depth=0, allow=None, unit="solution"):
+def solutions_bar(progress, what, n, total, state=None, depth=0, allow=None, unit="solution",
+                  variant=0):
     """The bar of an enumeration: ``total`` solutions (``None`` if unknown) of ``n``; a bar
     that shows nothing unless ``progress``.
 
@@ -615,12 +629,12 @@ def solutions_bar(progress, what, n, total, state=None, depth=0, allow=None, uni
     """
     if progress and depth < n:
         root = np.zeros(3, dtype=np.int64) if state is None else state
-        compile_first(lambda: Cursor(n, root, depth, allow).fill(
+        compile_first(lambda: Cursor(n, root, depth, allow, variant).fill(
             np.empty((0, n), dtype=np.int8)), what)
     return progress_bar(total, 0, f"{what} n={n}", unit=unit, disable=not progress)
 
 
-def _state_blocks(n, state, depth, stop, first_rows, max_rows, allow=None):
+def _state_blocks(n, state, depth, stop, first_rows, max_rows, allow=None, variant=0):
     """The solutions of one subproblem, in order, as ``(k, n)`` int8 blocks (a generator).
 
     Blocks start at ``first_rows`` rows and double up to ``max_rows``; the search stops
@@ -629,7 +643,7 @@ def _state_blocks(n, state, depth, stop, first_rows, max_rows, allow=None):
     if depth == n:  # the prefix is a complete solution
         yield state[None, 3:].astype(np.int8)
         return
-    cursor = Cursor(n, state, depth, allow)
+    cursor = Cursor(n, state, depth, allow, variant)
     rows = max(min(first_rows, max_rows), _kernels.TAIL_SOLUTIONS)
     block = np.empty((rows, n), dtype=np.int8)
     filled = 0
@@ -660,7 +674,7 @@ def _put(q, item, stop):
 
 def ordered_blocks(n, states, depth, n_threads, window_per_thread,
                    first_rows=config.FIRST_BLOCK_ROWS, max_rows=config.MAX_BLOCK_ROWS,
-                   queued_blocks=0, allow=None):
+                   queued_blocks=0, allow=None, variant=0):
     """Yield ``(i, block)`` for every subproblem ``i`` in order, enumerated in parallel.
 
     Parameters
@@ -681,6 +695,8 @@ def ordered_blocks(n, states, depth, n_threads, window_per_thread,
         memory stays bounded.
     allow : numpy.ndarray, shape (n,), dtype int64, optional
         Per-row allowed squares of a constrained board.
+    variant : int, optional
+        The board of a variant (see :class:`Cursor`).
 
     Yields
     ------
@@ -698,7 +714,7 @@ def ordered_blocks(n, states, depth, n_threads, window_per_thread,
     def produce(i, blocks):
         try:
             for block in _state_blocks(n, states[i], depth, stop, first_rows, max_rows,
-                                       allow):
+                                       allow, variant):
                 if not _put(blocks, block, stop):
                     return
         except BaseException as exc:  # handed to the consumer, which raises it

@@ -20,7 +20,7 @@ __all__ = ["METHODS", "SYMMETRIC_RESULTS", "Split", "CountJob", "Piece", "known_
            "choose_method", "has_subproblems", "check_prefix_depth", "resumed_depth",
            "count_split", "enumeration_split", "stream_split", "orbits_to_count",
            "no_constraints", "pieces_overlap", "is_small", "is_breadth", "most_solutions",
-           "profile_split", "ProbePlan", "probe_plan"]
+           "profile_split", "ProbePlan", "probe_plan", "variant_of", "board_name"]
 
 #: Counting methods: mirror halving, and the D4-symmetric search.
 METHODS = ("halving", "symmetric")
@@ -32,6 +32,20 @@ SYMMETRIC_RESULTS = ("leaves with 1 tied edge", "2 tied edges", "3 tied edges",
 #: Smallest board the symmetric kernel searches: two prefix rows above its unrolled tail.
 #: Smaller boards have no symmetric split; their orbits are found by enumeration.
 SYMMETRIC_KERNEL_MIN_N = _kernels.TAIL_ROWS + 3
+
+
+def variant_of(piece, torus):
+    """The kernels' variant flags (``_kernels.TORUS``, ``_kernels.KNIGHT``; 0 for plain
+    queens) of a board validated by :func:`nqueens_numba._validate.board`."""
+    return (_kernels.TORUS if torus else 0) | (_kernels.KNIGHT if piece == "superqueen" else 0)
+
+
+def board_name(variant):
+    """What a checkpoint and a message call the board of ``variant``: ``None`` for plain
+    queens, else ``"torus"`` or ``"superqueen"``."""
+    if variant & _kernels.TORUS:
+        return "torus"
+    return "superqueen" if variant & _kernels.KNIGHT else None
 
 
 def known_total(n):
@@ -143,10 +157,10 @@ def check_prefix_depth(prefix_depth, n, method):
     return prefix_depth
 
 
-def resumed_depth(path, n, method):
+def resumed_depth(path, n, method, variant=0):
     """The prefix depth the checkpoint at ``path`` was written with, if it is one of this
     count (so that a resumed count rebuilds the same split); else ``None``."""
-    depth = checkpoint.recorded_depth(path, n, method)
+    depth = checkpoint.recorded_depth(path, n, method, board_name(variant))
     low, high = _depth_range(n, method)
     return depth if depth is not None and low <= depth <= high else None
 
@@ -199,6 +213,25 @@ def _prefixes(n, first_limit, allow, target, prefix_depth=None):
 
     low, high = _depth_range(n, "halving")
     return _grow(enumerate_depth, low, min(high, config.MAX_SPLIT_DEPTH), target, prefix_depth)
+
+
+def _variant_prefixes(n, first_limit, variant, target, prefix_depth=None, shallowest=1):
+    """Prefix states of the search of ``variant``'s board (toroidal queens, superqueens),
+    the first-row queen in columns ``0 .. first_limit - 1``: ``(states, depth)``, at least
+    ``shallowest`` rows unless ``prefix_depth`` is given."""
+    def enumerate_depth(depth):
+        most = config.MAX_SUBPROBLEMS
+        states, found = _kernels._enumerate_variant_prefixes(n, depth, first_limit, most,
+                                                             variant)
+        if found > most:
+            raise ValueError(
+                f"prefix_depth={depth} makes more than {most:,} subproblems for n={n} "
+                f"(config.MAX_SUBPROBLEMS); choose a smaller prefix_depth")
+        return states
+
+    high = _depth_range(n, "halving")[1]
+    return _grow(enumerate_depth, shallowest, min(high, config.MAX_SPLIT_DEPTH), target,
+                 prefix_depth)
 
 
 def _symmetric_prefixes(n, target, prefix_depth=None):
@@ -311,10 +344,13 @@ class CountJob:
     depth: int
     method: str
     allow: np.ndarray = None  # per-row allowed squares of a constrained board
+    variant: int = 0  # the board: toroidal queens, superqueens (``_kernels.TORUS``, ``KNIGHT``)
 
     def __call__(self, states):
         """The results of every state of a batch, in one kernel call (no budget)."""
-        if self.method == "symmetric":
+        if self.variant:
+            out = _kernels._count_variant_states(self.n, states, self.depth, self.variant)
+        elif self.method == "symmetric":
             out = _kernels._count_symmetric_states(self.n, states, self.depth)
         elif self.allow is not None:
             out = _kernels._count_allowed_states(self.n, states, self.depth, self.allow)
@@ -348,7 +384,11 @@ class CountJob:
         ``piece`` (started, or not when the budget ran out between two states). A piece's
         ``partial`` and ``counts[0]`` of a resumed piece are this piece's results alone.
         """
-        if self.method == "symmetric":
+        if self.variant:
+            counts, done = _kernels._count_variant_batch(self.n, states, self.depth,
+                                                         self.variant, piece.stack, piece.level,
+                                                         piece.partial, budget)
+        elif self.method == "symmetric":
             counts, done = _kernels._count_symmetric_run(
                 self.n, states, self.depth, piece.stack, piece.level, piece.partial,
                 np.empty((2, self.n), dtype=np.int64), budget)
@@ -395,23 +435,37 @@ class CountJob:
         level = int(piece.level[0])
         if not 0 <= level <= self.max_level:
             return False
-        full = (1 << self.n) - 1
         allow = self.row_allow(state)
         stack = [[int(v) for v in row] for row in piece.stack[:level + 1]]
         if stack[0][1:] != [int(v) for v in state[:3]]:
             return False
         for j, (free, cols, diag, anti) in enumerate(stack):
-            open_squares = ~(cols | diag | anti) & full & int(allow[self.depth + j])
+            open_squares = self.open_squares(state, piece.stack, j) & int(allow[self.depth + j])
             if free & ~open_squares:
                 return False
             if j < level:
                 bit = stack[j + 1][1] & ~cols
                 if (bit == 0 or bit & (bit - 1) or not bit & open_squares
                         or free & ((bit << 1) - 1)  # squares are tried in increasing order
-                        or stack[j + 1][1:] != [cols | bit, _int64((diag | bit) << 1),
-                                                _int64((anti | bit) >> 1)]):
+                        or stack[j + 1][1:] != _down(self.variant, self.n, cols, diag, anti,
+                                                     bit)):
                     return False
         return True
+
+    def open_squares(self, state, stack, j):
+        """The squares of level ``j`` of a piece's ``stack`` (below ``state``) that no queen
+        above attacks (a Python int; constraints aside)."""
+        free, cols, diag, anti = (int(v) for v in stack[j])
+        attacked = cols | diag | anti
+        if self.variant & _kernels.KNIGHT:  # the queens of the two rows above, as knights
+            def queen(k):  # the bitboard of the queen of level ``k`` (< 0: of the prefix)
+                if k >= 0:
+                    return int(stack[k + 1, 1]) & ~int(stack[k, 1])
+                row = self.depth + k
+                return 1 << int(state[3 + row]) if row >= 0 else 0
+            one, two = queen(j - 1), queen(j - 2)
+            attacked |= (one << 2) | (one >> 2) | (two << 1) | (two >> 1)
+        return ~attacked & ((1 << self.n) - 1)
 
 
 def pieces_overlap(pieces):
@@ -426,6 +480,17 @@ def pieces_overlap(pieces):
 def _int64(value):
     """A Python int wrapped to int64, as the kernels' shifts wrap."""
     return (value + 2**63) % 2**64 - 2**63
+
+
+def _down(variant, n, cols, diag, anti, bit):
+    """``[cols, diag, anti]`` of the next row once a queen stands on ``bit`` (Python ints), as
+    the kernels compute them (``_kernels._common._down``)."""
+    if variant & _kernels.TORUS:
+        full = (1 << n) - 1
+        d, a = diag | bit, anti | bit
+        return [cols | bit, ((d << 1) | (d >> (n - 1))) & full,
+                ((a >> 1) | (a << (n - 1))) & full]
+    return [cols | bit, _int64((diag | bit) << 1), _int64((anti | bit) >> 1)]
 
 
 @dataclass(frozen=True, eq=False)
@@ -443,11 +508,14 @@ class Split:
         Rows pre-placed by each subproblem.
     weights : numpy.ndarray, shape (n_states,), dtype int64
         Solutions each solution found stands for: 2 for a first-row queen in the left half
-        when mirror halving applies (its mirror image is not searched), else 1.
+        when mirror halving applies (its mirror image is not searched), ``n`` on the torus
+        (the first-row queen in column 0 stands for its ``n`` column shifts), else 1.
     constraints : Constraints or None
         The constraints of a constrained count.
     direct : bool
         Small enough to run in one kernel call in the calling thread.
+    variant : int
+        The board (``_kernels.TORUS``, ``_kernels.KNIGHT``; 0: plain queens).
     """
 
     n: int
@@ -457,6 +525,7 @@ class Split:
     weights: np.ndarray
     constraints: Constraints = None
     direct: bool = False
+    variant: int = 0
 
     @property
     def results(self):
@@ -472,14 +541,14 @@ class Split:
     def job(self):
         """The :class:`CountJob` that counts a batch of these states."""
         allow = None if self.constraints is None else self.constraints.allow
-        return CountJob(self.n, self.depth, self.method, allow)
+        return CountJob(self.n, self.depth, self.method, allow, self.variant)
 
     @property
     def checkpoint_id(self):
         """What identifies this split in a checkpoint file (JSON-serialisable dict)."""
         sha = None if self.constraints is None else self.constraints.sha256
         return checkpoint.split_record(self.n, self.method, self.depth, self.states,
-                                       self.results, sha)
+                                       self.results, sha, board_name(self.variant))
 
     def remaining(self, piece):
         """Estimated share of its subproblem's search still ahead of ``piece``, 0 to 1.
@@ -491,13 +560,15 @@ class Split:
         level = int(piece.level[0])
         if level < 0:
             return 1.0
-        allow = self.job.row_allow(self.states[piece.index])
-        full = (1 << self.n) - 1
+        job = self.job
+        state = self.states[piece.index]
+        allow = job.row_allow(state)
         share = 1.0
         ahead = 0.0
         for j in range(level + 1):
-            free, cols, diag, anti = (int(v) for v in piece.stack[j])
-            children = (~(cols | diag | anti) & full & int(allow[self.depth + j])).bit_count()
+            free = int(piece.stack[j, 0])
+            children = (job.open_squares(state, piece.stack, j)
+                        & int(allow[self.depth + j])).bit_count()
             if children == 0:
                 break
             ahead += share * free.bit_count() / children
@@ -509,8 +580,8 @@ class Split:
         finished subproblems and pieces stand for (with the symmetric search, an orbit of 8
         met by ``e`` of its images counts ``8 / e`` per image, rounded down overall)."""
         if self.method != "symmetric":
-            by_weight = [_exact_sums(results[self.weights == w]) for w in (1, 2)]
-            return by_weight[0][0] + 2 * by_weight[1][0]
+            return sum(int(w) * _exact_sums(results[self.weights == w])[0]
+                       for w in np.unique(self.weights))
         sums = _exact_sums(results)
         return sum(sums[e - 1] * (192 // e) for e in range(1, 5)) // 24 + 4 * sums[4] \
             + 2 * sums[5]
@@ -562,7 +633,8 @@ def _mirror_weights(n, states, halved):
     return np.where(2 * states[:, 3] < n - 1, 2, 1).astype(np.int64)
 
 
-def count_split(n, method, n_threads, prefix_depth=None, constraints=None, halving=True):
+def count_split(n, method, n_threads, prefix_depth=None, constraints=None, halving=True,
+                variant=0):
     """The split of a count, from validated arguments.
 
     Parameters
@@ -582,13 +654,20 @@ def count_split(n, method, n_threads, prefix_depth=None, constraints=None, halvi
         Counted by the kernel with allowed squares; mirror halving applies when they look
         the same in a left-right mirror (and ``halving``).
     halving : bool, optional
-        ``False`` searches every first-row column even where mirror halving applies (the
-        constrained enumeration writes the solutions of each subproblem in order).
+        ``False`` searches every first-row column even where mirror halving (or on the
+        torus, the column shift) applies (the enumerations write the solutions of each
+        subproblem in order).
+    variant : int, optional
+        The board (:func:`variant_of`): with ``method="halving"`` only, and no constraints.
+        Superqueens use mirror halving; on the torus the first-row queen stands in column 0,
+        weighted ``n``.
 
     Returns
     -------
     Split
     """
+    if variant:
+        return _variant_split(n, variant, n_threads, prefix_depth, halving)
     target = _split_target(n, n_threads)
     if method == "symmetric":
         states, depth = _symmetric_prefixes(n, target, prefix_depth)
@@ -604,14 +683,40 @@ def count_split(n, method, n_threads, prefix_depth=None, constraints=None, halvi
                  direct)
 
 
+def _variant_split(n, variant, n_threads, prefix_depth, symmetric):
+    """The split of a count of superqueens (mirror halving) or toroidal queens (the first-row
+    queen in column 0 stands for its ``n`` column shifts, and from two rows on, a second-row
+    queen in column ``c <= n - c`` for its mirror image ``-c mod n`` too); with ``symmetric``
+    false, of the whole search."""
+    target = config.TASKS_PER_THREAD * n_threads
+    if not variant & _kernels.TORUS:
+        first_limit = (n + 1) // 2 if symmetric else n
+        states, depth = _variant_prefixes(n, first_limit, variant, target, prefix_depth)
+        return Split(n, "halving", states, depth, _mirror_weights(n, states, symmetric),
+                     variant=variant)
+    if not symmetric:
+        states, depth = _variant_prefixes(n, n, variant, target, prefix_depth)
+        return Split(n, "halving", states, depth, np.ones(len(states), dtype=np.int64),
+                     variant=variant)
+    states, depth = _variant_prefixes(n, 1, variant, target, prefix_depth,
+                                      shallowest=2 if n >= 3 else 1)
+    weights = np.full(len(states), n, dtype=np.int64)
+    if depth >= 2:  # the mirror c -> -c mod n keeps column 0 and maps row 1 to n - q1
+        second = states[:, 4]
+        keep = 2 * second <= n
+        states = states[keep]
+        weights = np.where(2 * second[keep] < n, 2 * n, n).astype(np.int64)
+    return Split(n, "halving", states, depth, weights, variant=variant)
+
+
 def enumeration_split(n, n_threads):
     """Subproblems of ``solve``: the mirror-halved split of an unconstrained count."""
     return count_split(n, "halving", n_threads)
 
 
-def stream_split(n, n_threads, chunk_size, allow):
+def stream_split(n, n_threads, chunk_size, allow, variant=0):
     """Subproblems of the full search (every first-row column), for streaming in order:
-    ``(states, depth)``.
+    ``(states, depth)`` (on the board of ``variant``, without constraints, if given).
 
     Small enough that the subproblems buffered ahead of the one being consumed (about
     ``WINDOW_PER_THREAD`` per thread) hold a few chunks at most.
@@ -619,6 +724,8 @@ def stream_split(n, n_threads, chunk_size, allow):
     total = known_total(n)
     per = max(chunk_size // (config.WINDOW_PER_THREAD * n_threads), 1000)
     target = config.TASKS_PER_THREAD * n_threads
+    if variant:
+        return _variant_prefixes(n, n, variant, target)
     if total is not None:  # past the table the set is endless in practice: stream it
         target = min(max(target, -(-total // per)), config.MAX_SUBPROBLEMS)
     return _prefixes(n, n, allow, target)
@@ -627,10 +734,15 @@ def stream_split(n, n_threads, chunk_size, allow):
 # --------------------------------------------------------------------------- the tree's shape
 
 
-def profile_split(n, n_threads):
+def profile_split(n, n_threads, variant=0):
     """Subproblems of an exact profile of the search tree (``search_profile``): the
     mirror-halved prefixes of a count, ``(states, depth, weights)``, ``weights`` (``(n_states,)``
-    int64) 2 for a first-row queen in the left half, else 1. Requires ``n >= 2``."""
+    int64) 2 for a first-row queen in the left half, else 1 (those of :func:`count_split` on
+    a variant's board: the column shifts and mirror images of a node are nodes too).
+    Requires ``n >= 2``."""
+    if variant:
+        split = _variant_split(n, variant, n_threads, None, True)
+        return split.states, split.depth, split.weights
     states, depth = _prefixes(n, (n + 1) // 2, no_constraints(n), _split_target(n, n_threads))
     return states, depth, _mirror_weights(n, states, True)
 
@@ -657,6 +769,7 @@ class ProbePlan:
     weights: np.ndarray
     tail: int
     chunk: int
+    variant: int = 0
 
     @property
     def base(self):
@@ -694,23 +807,31 @@ def _estimate_tail(n):
     return next(rows for most, rows in config.ESTIMATE_TAIL_ROWS if n <= most)
 
 
-def probe_plan(n, samples):
+def probe_plan(n, samples, variant=0):
     """The :class:`ProbePlan` of an estimate of ``n`` (``1 <= n <= 63``) from ``samples``
     probes: strata of as many rows as leave ``config.ESTIMATE_PROBES_PER_STRATUM`` probes
     each (at most ``config.ESTIMATE_MAX_DEPTH``), exact tails of
     ``config.ESTIMATE_TAIL_ROWS``, and at least ``config.ESTIMATE_RANDOM_ROWS`` sampled rows
-    between them (fewer on the smallest boards, whose probes are then exact)."""
+    between them (fewer on the smallest boards, whose probes are then exact). On the torus
+    the first-row queen of a stratum stands in column 0, for its ``n`` column shifts."""
     full = no_constraints(n)
     states = np.zeros((1, 3), dtype=np.int64)  # the root
     weights = np.ones(1, dtype=np.int64)
     depth = 0
+    torus = bool(variant & _kernels.TORUS)
+    first_limit = 1 if torus else (n + 1) // 2
     most = min(config.ESTIMATE_MAX_DEPTH, n - config.ESTIMATE_RANDOM_ROWS - 1)
     for k in range(1, most + 1):
-        deeper, found = _kernels._enumerate_prefixes(
-            n, k, (n + 1) // 2, full, samples // config.ESTIMATE_PROBES_PER_STRATUM)
+        room = samples // config.ESTIMATE_PROBES_PER_STRATUM
+        if variant:
+            deeper, found = _kernels._enumerate_variant_prefixes(n, k, first_limit, room,
+                                                                 variant)
+        else:
+            deeper, found = _kernels._enumerate_prefixes(n, k, first_limit, full, room)
         if found == 0 or found * config.ESTIMATE_PROBES_PER_STRATUM > samples:
             break  # (none: no solutions, which the probes of the shallower strata find)
         states, depth = deeper, k
-        weights = _mirror_weights(n, states, True)
+        weights = (np.full(len(states), n, dtype=np.int64) if torus
+                   else _mirror_weights(n, states, True))
     tail = max(0, min(_estimate_tail(n), n - depth - config.ESTIMATE_RANDOM_ROWS))
-    return ProbePlan(n, samples, states, depth, weights, tail, config.ESTIMATE_CHUNK)
+    return ProbePlan(n, samples, states, depth, weights, tail, config.ESTIMATE_CHUNK, variant)

@@ -12,7 +12,7 @@ import numpy as np
 
 from . import config
 
-__all__ = ["integer", "flag", "in_range", "seconds", "positive_number", "board_order", "threads",
+__all__ = ["PIECES", "integer", "flag", "board", "in_range", "seconds", "positive_number", "board_order", "threads",
            "limit", "max_bytes", "result_size", "integer_array", "placement_dtype", "max_threads"]
 
 
@@ -33,6 +33,28 @@ def flag(value, name):
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {type(value).__name__}")
     return bool(value)
+
+
+#: The pieces of ``piece=``: the queen, and the superqueen (a queen that also moves as a knight).
+PIECES = ("queen", "superqueen")
+
+
+def board(piece, torus):
+    """Validate the board of ``piece=`` and ``torus=``; return ``(piece, torus)``.
+
+    ``TypeError`` for a ``piece`` that is not a string or a ``torus`` that is not a bool;
+    ``ValueError`` for another piece, or for toroidal superqueens (their knight moves would
+    wrap across the first and last rows too, which the row-by-row search does not see)."""
+    if not isinstance(piece, str):
+        raise TypeError(f"piece must be a string, one of {', '.join(map(repr, PIECES))}; got "
+                        f"{type(piece).__name__}")
+    if piece not in PIECES:
+        raise ValueError(f"piece must be one of {', '.join(map(repr, PIECES))}, got {piece!r}")
+    torus = flag(torus, "torus")
+    if torus and piece == "superqueen":
+        raise ValueError("piece='superqueen' cannot be combined with torus=True: toroidal "
+                         "superqueens are not supported")
+    return piece, torus
 
 
 def in_range(value, name, low, high=None, what=None):

@@ -6,7 +6,7 @@ from . import _validate
 __all__ = ["is_solution"]
 
 
-def is_solution(queens):
+def is_solution(queens, *, piece="queen", torus=False):
     """Whether a placement is a solution: a permutation with no two queens on a diagonal.
 
     Vectorised NumPy in O(n) time and memory; works for any ``n`` (not limited to 63).
@@ -15,19 +15,25 @@ def is_solution(queens):
     ----------
     queens : array_like of int, shape (n,)
         ``queens[row] == column``.
+    piece : {"queen", "superqueen"}, optional
+        ``"superqueen"``: no two queens a knight's move apart either.
+    torus : bool, optional
+        The diagonals wrap around the board's edges (toroidal queens).
 
     Returns
     -------
     bool
-        ``True`` if every column, diagonal and anti-diagonal holds at most one queen and
-        every column lies in ``0..n-1``.
+        ``True`` if every column, diagonal and anti-diagonal (wrapped, on the torus) holds
+        at most one queen, no two superqueens are a knight's move apart, and every column
+        lies in ``0..n-1``.
 
     Raises
     ------
     TypeError
         If ``queens`` does not hold integers (``bool`` and ``float`` arrays included).
     ValueError
-        If ``queens`` is not one-dimensional.
+        If ``queens`` is not one-dimensional, for an unknown ``piece``, or for
+        ``piece="superqueen"`` with ``torus=True``.
 
     Examples
     --------
@@ -35,7 +41,10 @@ def is_solution(queens):
     True
     >>> is_solution([0, 1, 2, 3])
     False
+    >>> is_solution([0, 2, 4, 1, 3], torus=True), is_solution([1, 3, 0, 2], torus=True)
+    (True, False)
     """
+    piece, torus = _validate.board(piece, torus)
     q = _validate.integer_array(queens)
     if q is None:
         if np.ndim(queens) != 1:
@@ -51,9 +60,16 @@ def is_solution(queens):
     index_dtype = np.int32 if n < 2**30 else np.int64
     cols = q.astype(index_dtype, copy=False)
     rows = np.arange(n, dtype=index_dtype)
-    for line in (cols, cols + rows, cols - rows + (n - 1)):
+    lines = (cols, cols + rows, cols - rows + (n - 1))
+    if torus:
+        lines = (cols, (cols + rows) % n, (cols - rows) % n)
+    for line in lines:
         seen = np.zeros(2 * n - 1, dtype=bool)
         seen[line] = True
         if np.count_nonzero(seen) != n:
+            return False
+    if piece == "superqueen":  # knight moves: two columns apart in the next row, one in the
+        gaps = (np.abs(np.diff(cols)), np.abs(cols[2:] - cols[:-2]))  # row after
+        if np.any(gaps[0] == 2) or np.any(gaps[1] == 1):
             return False
     return True

@@ -374,13 +374,14 @@ def status(path):
     }
 
 
-def split_record(n, method, depth, states, results=None, constraints_sha256=None):
+def split_record(n, method, depth, states, results=None, constraints_sha256=None, board=None):
     """What identifies a split in a checkpoint file (its ``"split"`` field).
 
     JSON-serialisable: the board order, method and prefix depth, the number of subproblems
     and a hash of their ``(n_states, 3 + depth)`` int64 array; ``results`` names what each
     subproblem records when it is more than one count, ``constraints_sha256`` identifies the
-    constraints of a constrained count.
+    constraints of a constrained count, ``board`` the board of a variant (``"torus"``,
+    ``"superqueen"``).
     """
     split = {
         "n": int(n),
@@ -393,12 +394,14 @@ def split_record(n, method, depth, states, results=None, constraints_sha256=None
         split["results"] = list(results)
     if constraints_sha256 is not None:
         split["constraints_sha256"] = constraints_sha256
+    if board is not None:
+        split["board"] = board
     return split
 
 
-def recorded_depth(path, n, method):
+def recorded_depth(path, n, method, board=None):
     """The prefix depth the checkpoint at ``path`` was written with, if it records a split of
-    ``n`` by ``method``; else ``None``.
+    ``n`` by ``method`` on ``board`` (``None``: plain queens); else ``None``.
 
     Used to resume with the split a file was written with. ``None`` also when there is no
     such regular file yet or it cannot be read: opening it with :class:`Checkpoint` reports
@@ -409,7 +412,8 @@ def recorded_depth(path, n, method):
     try:
         with open(path, encoding="utf-8") as file:
             split = json.load(file).get("split")
-        if split.get("n") != n or split.get("method") != method:
+        if (split.get("n") != n or split.get("method") != method
+                or split.get("board") != board):
             return None
         depth = split.get("prefix_depth")
     except (OSError, ValueError, AttributeError, RecursionError):

@@ -69,6 +69,16 @@ def _parser():
         "--preplace", "-p", type=_parse_preplace, default=None, metavar="R:C,...",
         help="queens placed beforehand, as row:column pairs (0-based), e.g. 0:3,5:1",
     )
+    board = argparse.ArgumentParser(add_help=False)
+    board.add_argument(
+        "--piece", choices=_validate.PIECES, default="queen",
+        help="the piece: queen, or superqueen (a queen that also moves as a knight; "
+        "OEIS A051223) (default: queen)",
+    )
+    board.add_argument(
+        "--torus", action="store_true",
+        help="toroidal queens: the diagonals wrap around the board's edges (OEIS A051906)",
+    )
     constraints = argparse.ArgumentParser(add_help=False, parents=[preplace])
     constraints.add_argument(
         "--blocked", metavar="FILE.npy", default=None,
@@ -76,7 +86,7 @@ def _parser():
     )
 
     count = sub.add_parser(
-        "count", parents=[threads, constraints],
+        "count", parents=[threads, constraints, board],
         help="print the total number of solutions (OEIS A000170)",
         description="Print the total number of solutions of the N-queens problem "
         "(OEIS A000170).",
@@ -132,7 +142,7 @@ def _parser():
     )
 
     solve = sub.add_parser(
-        "solve", parents=[threads, constraints],
+        "solve", parents=[threads, constraints, board],
         help="print the solutions as boards",
         description="Print the solutions in lexicographic order. Text: N lines of '.' and "
         "'Q' per board and a blank line after each. JSON: the LeetCode 51 list of boards, "
@@ -192,7 +202,7 @@ def _parser():
     probes.add_argument("--progress", action="store_true",
                         help="show a progress bar on stderr")
     estimate = sub.add_parser(
-        "estimate", parents=[threads, probes],
+        "estimate", parents=[threads, probes, board],
         help="estimate the number of solutions of any N, with its standard error",
         description="Estimate the number of solutions (OEIS A000170) of any N from random "
         "probes of the backtrack tree (Knuth's estimator, with exact first and last rows), "
@@ -205,7 +215,7 @@ def _parser():
     estimate.add_argument("--samples", "-S", type=_probes, default=10**7, metavar="S",
                           help="random probes, such as 1000000 or 1e6 (default: 1e7)")
     profile = sub.add_parser(
-        "profile", parents=[threads, probes],
+        "profile", parents=[threads, probes, board],
         help="print the nodes of the backtrack tree at each depth",
         description="Print the nodes of the row-by-row backtrack tree at each depth k "
         "(placements of k non-attacking queens in the first k rows; depth N holds the "
@@ -242,7 +252,8 @@ def _parser():
 
 def _print_estimate(args, out):
     est = estimation.estimate_count(args.n, samples=args.samples, seed=args.seed,
-                                    n_threads=args.threads, progress=args.progress)
+                                    n_threads=args.threads, progress=args.progress,
+                                    piece=args.piece, torus=args.torus)
     _stop_if_signalled()
     low, high = est.interval(0.95)
     if math.isfinite(est.relative_stderr):
@@ -256,7 +267,7 @@ def _print_estimate(args, out):
              f"samples       {est.samples}"]
     if args.seed is not None:
         lines.append(f"seed          {args.seed}")
-    exact = _split.known_total(args.n)
+    exact = _split.known_total(args.n) if args.piece == "queen" and not args.torus else None
     if exact is not None:
         lines.append(f"exact         {exact} (OEIS A000170)")
     out.write("\n".join(lines) + "\n")
@@ -264,7 +275,8 @@ def _print_estimate(args, out):
 
 def _print_profile(args, out):
     result = estimation.search_profile(args.n, samples=args.samples, seed=args.seed,
-                                       n_threads=args.threads, progress=args.progress)
+                                       n_threads=args.threads, progress=args.progress,
+                                       piece=args.piece, torus=args.torus)
     _stop_if_signalled()
     if args.samples is None:
         out.write("depth nodes\n")
@@ -322,7 +334,8 @@ def _count_on_dask(args):
             client, args.n, fundamental=args.fundamental, method=args.method,
             prefix_depth=args.prefix_depth, checkpoint=args.checkpoint,
             checkpoint_every=args.checkpoint_every, progress=args.progress,
-            preplaced=args.preplace, blocked=_load_blocked(args.blocked))
+            preplaced=args.preplace, blocked=_load_blocked(args.blocked), piece=args.piece,
+            torus=args.torus)
     finally:
         cluster = getattr(client, "_nqueens_cluster", None)
         client.close()
@@ -377,10 +390,11 @@ def _solution_chunks(args, blocked):
     if args.limit is None:
         return streaming.iter_solutions(
             args.n, chunk_size=_PRINT_CHUNK, n_threads=args.threads, preplaced=args.preplace,
-            blocked=blocked, progress=args.progress), None
+            blocked=blocked, progress=args.progress, piece=args.piece,
+            torus=args.torus), None
     solutions = enumeration.solve(args.n, limit=args.limit, n_threads=args.threads,
                                   preplaced=args.preplace, blocked=blocked,
-                                  progress=args.progress)
+                                  progress=args.progress, piece=args.piece, torus=args.torus)
     return (solutions[i:i + _PRINT_CHUNK] for i in range(0, len(solutions), _PRINT_CHUNK)
             ), len(solutions)
 
@@ -397,7 +411,7 @@ def _solve_command(args, out):
         streaming.save_solutions(
             args.output, args.n, format=args.format, chunk_size=_PRINT_CHUNK,
             n_threads=args.threads, preplaced=args.preplace, blocked=blocked,
-            progress=args.progress)
+            progress=args.progress, piece=args.piece, torus=args.torus)
         return
     chunks, total = _solution_chunks(args, blocked)  # npy comes here only with --limit
     export.write_solutions(out if args.output is None else args.output, chunks, args.n,
@@ -413,7 +427,8 @@ _OPTIONS = {"n_threads": "--threads", "prefix_depth": "--prefix-depth",
             "fundamental=True": "--fundamental", "timeout must": "--scheduler-timeout must",
             "method='halving' or None": "--method halving or no --method",
             "samples must": "--samples must", "seed applies": "--seed applies",
-            "give samples": "give --samples"}
+            "give samples": "give --samples", "torus=True": "--torus",
+            "piece='superqueen'": "--piece superqueen"}
 
 
 def _cli_names(message):
@@ -521,7 +536,7 @@ def _main(args, commands, out):
                     fundamental=args.fundamental, prefix_depth=args.prefix_depth,
                     progress=args.progress, checkpoint=args.checkpoint,
                     checkpoint_every=args.checkpoint_every, preplaced=args.preplace,
-                    blocked=_load_blocked(args.blocked))
+                    blocked=_load_blocked(args.blocked), piece=args.piece, torus=args.torus)
             _stop_if_signalled()
             out.write(f"{total}\n")
         elif args.command == "solve":

@@ -24,7 +24,7 @@ class LongCountWarning(UserWarning):
 
 def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix_depth=None,
                     progress=False, checkpoint=None, checkpoint_every=None, preplaced=None,
-                    blocked=None):
+                    blocked=None, piece="queen", torus=False):
     """Total number of solutions of the n-queens problem (OEIS A000170), or of fundamental ones.
 
     Parameters
@@ -82,6 +82,18 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         row limited to its allowed squares); mirror halving is used when the constraints look
         the same in a left-right mirror, and the symmetric method (and ``fundamental``) does
         not apply.
+    piece : {"queen", "superqueen"}, optional
+        ``"superqueen"``: queens that also move as knights (OEIS A051223; fundamental:
+        A051224).
+    torus : bool, optional
+        Toroidal (modular) queens: the diagonals wrap around the board's edges (OEIS
+        A051906; solutions exist iff ``gcd(n, 6) == 1``, or ``n <= 1``).
+
+        The variants use mirror halving (superqueens) or the first-row queen in column 0
+        times ``n`` (the torus: the column shifts of a solution are solutions), with the
+        kernel ``_count_variant_batch``. They cannot be combined with each other, with
+        ``preplaced`` or ``blocked``, or with ``method="symmetric"``; ``fundamental``
+        classifies their solutions by enumeration (:func:`solve`).
 
     Returns
     -------
@@ -102,6 +114,9 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         message), a ``blocked`` of the wrong shape, or constraints with
         ``method="symmetric"`` or ``fundamental=True``.
         ``TypeError`` for a ``blocked`` that is not boolean or non-integer queens.
+        ``ValueError`` for an unknown ``piece``, and for the combinations of a variant
+        named above (``TypeError`` for a ``piece`` that is not a string, a ``torus`` that
+        is not a bool).
     nqueens_numba.checkpoint.CheckpointError
         (a ``ValueError``) If ``checkpoint`` is damaged or was written for another count;
         the file is left unchanged.
@@ -171,6 +186,8 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     True
     >>> count_solutions(12, prefix_depth=4)
     14200
+    >>> count_solutions(13, torus=True), count_solutions(12, piece="superqueen")
+    (4524, 156)
     """
     n = _validate.board_order(n)
     n_threads = _validate.threads(n_threads)
@@ -184,6 +201,10 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         if checkpoint is None:
             raise ValueError("checkpoint_every applies only with checkpoint=FILE")
     cons = check_constraints(n, preplaced, blocked)
+    variant = _split.variant_of(*_validate.board(piece, torus))
+    if variant:
+        return _count_variant(n, variant, n_threads, method, fundamental, prefix_depth,
+                              progress, checkpoint, checkpoint_every, cons)
     auto = method is None
     method = _split.choose_method(n, method, fundamental, cons)
     if auto and checkpoint is None and not progress and prefix_depth is None:
@@ -207,6 +228,41 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         results = _runner.run_split(split, n_threads, progress=progress,
                                     checkpoint=checkpoint, save_every=checkpoint_every)
     return total_of(split, results, fundamental, checkpoint)
+
+
+def variant_split_args(n, variant, method, fundamental, prefix_depth, cons):
+    """Check a count of a variant's board (toroidal queens, superqueens) for combinations
+    that do not apply; return its validated ``prefix_depth``."""
+    name = "torus=True" if variant & _kernels.TORUS else "piece='superqueen'"
+    if cons is not None:
+        raise ValueError(f"{name} cannot be combined with pre-placed queens or blocked squares")
+    if method == "symmetric":
+        raise ValueError(f"{name} cannot be combined with method='symmetric' (use "
+                         f"method='halving' or None)")
+    if fundamental and prefix_depth is not None:
+        raise ValueError(f"prefix_depth does not apply to fundamental=True with {name}: the "
+                         f"solutions are classified by enumeration")
+    return _split.check_prefix_depth(prefix_depth, n, "halving")
+
+
+def _count_variant(n, variant, n_threads, method, fundamental, prefix_depth, progress,
+                   checkpoint, checkpoint_every, cons):
+    """``count_solutions`` on a variant's board (validated arguments)."""
+    prefix_depth = variant_split_args(n, variant, method, fundamental, prefix_depth, cons)
+    if fundamental or n == 0:
+        if checkpoint is not None:
+            raise ValueError("checkpoint is not used for fundamental=True with a variant's "
+                             "board, nor for n=0")
+        if n == 0:
+            return 1
+        return _split.orbits_to_count(_orbits_by_enumeration(n, variant, n_threads), True)
+    if prefix_depth is None:
+        prefix_depth = _split.resumed_depth(checkpoint, n, "halving", variant)
+    with _runner.compiling_notice(progress, "count"):
+        split = _split.count_split(n, "halving", n_threads, prefix_depth, variant=variant)
+        results = _runner.run_split(split, n_threads, progress=progress,
+                                    checkpoint=checkpoint, save_every=checkpoint_every)
+    return total_of(split, results, False, checkpoint)
 
 
 def total_of(split, results, fundamental, checkpoint):
@@ -249,10 +305,11 @@ def estimated_cpu_seconds(n, method):
 
 def warn_if_long(split, n_threads, checkpointed):
     """Warn with :class:`LongCountWarning` (one line) when the count of ``split`` is
-    estimated at more than ``config.LONG_COUNT_SECONDS`` of CPU time (unconstrained counts
-    only: a constrained count's size is not known beforehand)."""
+    estimated at more than ``config.LONG_COUNT_SECONDS`` of CPU time (unconstrained queens
+    only: the size of a constrained count, or of a variant's, is not known beforehand)."""
     n = split.n
-    if split.constraints is not None or (_split.known_total(n) or 2**64) < 10**11:
+    if (split.constraints is not None or split.variant
+            or (_split.known_total(n) or 2**64) < 10**11):
         return
     advice = ("its checkpoint keeps the progress" if checkpointed else
               "pass checkpoint=FILE to stop and resume it")
@@ -274,20 +331,25 @@ def _small_count(n, constraints):
     NumPy search, in one call of the kernel that compiles fastest (a fraction of a second, against seconds for the
     split and the tuned kernels): milliseconds of search either way."""
     if constraints is not None:
-        return int(_kernels._count_rows(n, 0, 0, 0, 0, constraints.allow))
+        return int(_kernels._count_rows(n, 0, 0, 0, 0, constraints.allow, 0, 0, 0))
     allow = _split.no_constraints(n)
     allow[0] = (1 << (n // 2)) - 1  # the left half of the first row: mirror halving
-    total = 2 * int(_kernels._count_rows(n, 0, 0, 0, 0, allow))
+    total = 2 * int(_kernels._count_rows(n, 0, 0, 0, 0, allow, 0, 0, 0))
     if n % 2:  # the middle column
         allow[0] = 1 << (n // 2)
-        total += int(_kernels._count_rows(n, 0, 0, 0, 0, allow))
+        total += int(_kernels._count_rows(n, 0, 0, 0, 0, allow, 0, 0, 0))
     return total
 
 
-def _orbits_by_enumeration(n):
+def _orbits_by_enumeration(n, variant=0, n_threads=1):
     """Orbits by size of a small board (too small for the symmetric kernel, or for the
-    breadth-first search): its solutions, classified with :mod:`nqueens_numba.symmetry`."""
-    sols = solve(n, n_threads=1)
+    breadth-first search), or of a variant's board: its solutions, classified with
+    :mod:`nqueens_numba.symmetry` (D4 maps the solutions of each variant to solutions)."""
+    if variant:
+        piece = "superqueen" if variant & _kernels.KNIGHT else "queen"
+        sols = solve(n, n_threads=n_threads, piece=piece, torus=bool(variant & _kernels.TORUS))
+    else:
+        sols = solve(n, n_threads=1)
     canonical = sols[symmetry.is_canonical(sols)] if len(sols) else sols
     sizes = symmetry.orbit_size(canonical) if len(canonical) else np.zeros(0, np.int64)
     return {size: int(np.count_nonzero(sizes == size)) for size in (1, 2, 4, 8)}
@@ -301,7 +363,7 @@ def _orbits(n, n_threads):
     return split.orbits(_runner.run_split(split, n_threads))
 
 
-def symmetry_classes(n, *, n_threads=None):
+def symmetry_classes(n, *, n_threads=None, piece="queen", torus=False):
     """Number of fundamental solutions by the size of their D4 orbit.
 
     Parameters
@@ -310,6 +372,9 @@ def symmetry_classes(n, *, n_threads=None):
         Board order, ``0 <= n <= 63``.
     n_threads : int, optional
         As in :func:`count_solutions`.
+    piece : {"queen", "superqueen"}, optional
+    torus : bool, optional
+        The board, as in :func:`count_solutions` (classified by enumeration).
 
     Returns
     -------
@@ -335,16 +400,22 @@ def symmetry_classes(n, *, n_threads=None):
     {8: 11, 4: 1}
     >>> symmetry_classes(4)
     {2: 1}
+    >>> symmetry_classes(12, piece="superqueen")
+    {8: 18, 4: 2, 2: 2}
     """
     n = _validate.board_order(n)
     n_threads = _validate.threads(n_threads)
+    variant = _split.variant_of(*_validate.board(piece, torus))
     if n == 0:
         return {1: 1}
-    orbits = _orbits(n, n_threads)
+    if variant:
+        orbits = _orbits_by_enumeration(n, variant, n_threads)
+    else:
+        orbits = _orbits(n, n_threads)
     return {size: orbits[size] for size in (8, 4, 2, 1) if orbits[size]}
 
 
-def first_row_counts(n, *, n_threads=None):
+def first_row_counts(n, *, n_threads=None, piece="queen", torus=False):
     """Number of solutions with the queen of row 0 in each column.
 
     Parameters
@@ -353,6 +424,10 @@ def first_row_counts(n, *, n_threads=None):
         Board order, ``0 <= n <= 63``.
     n_threads : int, optional
         As in :func:`count_solutions`.
+    piece : {"queen", "superqueen"}, optional
+    torus : bool, optional
+        The board, as in :func:`count_solutions` (on the torus every column has the same
+        count).
 
     Returns
     -------
@@ -373,11 +448,18 @@ def first_row_counts(n, *, n_threads=None):
     --------
     >>> first_row_counts(8)
     array([ 4,  8, 16, 18, 18, 16,  8,  4])
+    >>> first_row_counts(7, torus=True)
+    array([4, 4, 4, 4, 4, 4, 4])
     """
     n = _validate.board_order(n)
     n_threads = _validate.threads(n_threads)
+    variant = _split.variant_of(*_validate.board(piece, torus))
     out = np.zeros(n, dtype=np.int64)
     if n == 0:
+        return out
+    if variant:  # the whole first row (the symmetries would only copy counts)
+        split = _split.count_split(n, "halving", n_threads, halving=False, variant=variant)
+        np.add.at(out, split.states[:, 3], _runner.run_split(split, n_threads)[:, 0])
         return out
     if _split.is_breadth(n):  # nothing to compile
         return np.bincount(_breadth.solutions(n)[:, 0], minlength=n).astype(np.int64)

@@ -21,7 +21,7 @@ import numpy as np
 from . import _runner, _split, _validate, config
 from .constraints import check_constraints
 from .counting import count_solutions as count_locally
-from .counting import total_of, warn_if_long
+from .counting import total_of, variant_split_args, warn_if_long
 
 __all__ = ["count_solutions", "connect"]
 
@@ -78,7 +78,7 @@ def connect(address, *, timeout=10):
 
 def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=None,
                     tasks_per_worker=8, checkpoint=None, checkpoint_every=None, progress=False,
-                    preplaced=None, blocked=None):
+                    preplaced=None, blocked=None, piece="queen", torus=False):
     """Total number of solutions (OEIS A000170), or fundamental ones, counted on a Dask cluster.
 
     The split of the local count (see :func:`nqueens_numba.count_solutions`) is built here,
@@ -115,6 +115,9 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
     preplaced, blocked : optional
         Constraints, as in :func:`nqueens_numba.count_solutions`: only their completions
         are counted.
+    piece, torus : optional
+        The board, as in :func:`nqueens_numba.count_solutions`: superqueens or toroidal
+        queens (kernel ``_count_variant_batch``; their fundamental count runs locally).
 
     Returns
     -------
@@ -146,15 +149,22 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
         if checkpoint is None:
             raise ValueError("checkpoint_every applies only with checkpoint=FILE")
     cons = check_constraints(n, preplaced, blocked)
-    method = _split.choose_method(n, method, fundamental, cons)
-    prefix_depth = _split.check_prefix_depth(prefix_depth, n, method)
-    if not _split.has_subproblems(n, method):  # nothing to distribute
+    variant = _split.variant_of(*_validate.board(piece, torus))
+    if variant:
+        prefix_depth = variant_split_args(n, variant, method, fundamental, prefix_depth, cons)
+        method = "halving"
+    else:
+        method = _split.choose_method(n, method, fundamental, cons)
+        prefix_depth = _split.check_prefix_depth(prefix_depth, n, method)
+    if n == 0 or fundamental and variant or not _split.has_subproblems(n, method):
+        # nothing to distribute (a variant's fundamental solutions are enumerated)
         return count_locally(n, method=method, fundamental=fundamental, n_threads=1,
-                             checkpoint=checkpoint, preplaced=preplaced, blocked=blocked)
+                             checkpoint=checkpoint, preplaced=preplaced, blocked=blocked,
+                             piece=piece, torus=torus)
     if prefix_depth is None:
-        prefix_depth = _split.resumed_depth(checkpoint, n, method)
+        prefix_depth = _split.resumed_depth(checkpoint, n, method, variant)
     threads = _total_threads(client)
-    split = _split.count_split(n, method, threads, prefix_depth, cons)
+    split = _split.count_split(n, method, threads, prefix_depth, cons, variant=variant)
     warn_if_long(split, threads, checkpoint is not None)
     results = _run_batches(client, split, threads * tasks_per_worker, threads, checkpoint,
                            checkpoint_every, progress)

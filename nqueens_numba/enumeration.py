@@ -57,20 +57,22 @@ def _solve_all(n, n_threads, max_bytes, progress=False):
     return out
 
 
-def _solve_constrained(n, n_threads, cons, max_bytes, progress=False):
-    """The solutions satisfying ``cons``, in lexicographic order: counted subproblem by
-    subproblem first (to size the result), then enumerated in order."""
-    split = _split.count_split(n, "halving", n_threads, constraints=cons, halving=False)
+def _solve_constrained(n, n_threads, cons, max_bytes, progress=False, variant=0):
+    """The solutions satisfying ``cons`` (or of a variant's board), in lexicographic order:
+    counted subproblem by subproblem first (to size the result), then enumerated in order."""
+    split = _split.count_split(n, "halving", n_threads, constraints=cons, halving=False,
+                               variant=variant)
     count = split.total(_runner.run_split(split, n_threads))
     _validate.result_size(n, count, max_bytes)
     out = np.empty((count, n), dtype=np.int8)
     pos = 0
     state = split.states[0] if len(split.states) else None
+    allow = None if cons is None else cons.allow
     with _runner.solutions_bar(progress, "solve", n, count, state, split.depth,
-                               cons.allow) as bar:
+                               allow, variant=variant) as bar:
         for _, block in _runner.ordered_blocks(n, split.states, split.depth, n_threads,
                                                config.SOLVE_WINDOW_PER_THREAD,
-                                               allow=cons.allow):
+                                               allow=allow, variant=variant):
             if pos + len(block) > count:
                 raise RuntimeError(f"the constrained enumeration found more than {count} "
                                    f"solutions")
@@ -83,22 +85,23 @@ def _solve_constrained(n, n_threads, cons, max_bytes, progress=False):
     return out
 
 
-def _solve_first(n, limit, cons=None, progress=False):
+def _solve_first(n, limit, cons=None, progress=False, variant=0):
     """The first ``limit`` solutions in lexicographic order, by a serial search.
 
     Fills blocks of at most ``MAX_BLOCK_ROWS`` rows, so that memory grows with the solutions
     found rather than with ``limit``, and the search can be interrupted between blocks.
-    ``cons``: the constraints, if any.
+    ``cons``: the constraints, if any; ``variant``: the board.
     """
-    total = _split.known_total(n)
+    total = None if variant else _split.known_total(n)
     rows = limit if total is None else min(limit, total)
     if rows == 0 or n == 0:
         return np.empty((rows, n), dtype=np.int8)  # n == 0: the one (empty) solution
     allow = None if cons is None else cons.allow
-    cursor = _runner.Cursor(n, np.zeros(3, dtype=np.int64), 0, allow)
+    cursor = _runner.Cursor(n, np.zeros(3, dtype=np.int64), 0, allow, variant)
     blocks = []
     found = 0
-    with _runner.solutions_bar(progress, "solve", n, rows, allow=allow) as bar:
+    with _runner.solutions_bar(progress, "solve", n, rows, allow=allow,
+                               variant=variant) as bar:
         while found < rows and not cursor.done:
             want = min(rows - found, config.MAX_BLOCK_ROWS)
             block = np.empty((max(want, _kernels.TAIL_SOLUTIONS), n), dtype=np.int8)
@@ -132,7 +135,7 @@ def _solve_small(n, limit, cons, max_bytes):
 
 
 def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blocked=None,
-          progress=False):
+          progress=False, piece="queen", torus=False):
     """All solutions of the n-queens problem, in lexicographic order.
 
     Parameters
@@ -156,6 +159,11 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
         Show a progress bar of the solutions written, with an ETA (``tqdm.auto``: a widget
         in Jupyter, text on stderr). The kernels are compiled (or loaded from the cache)
         before the bar starts, with a line on stderr when they compile.
+    piece : {"queen", "superqueen"}, optional
+    torus : bool, optional
+        The board, as in :func:`count_solutions`: superqueens or toroidal queens (counted
+        first, to size the result, then enumerated by the kernel ``_fill_variant_rows``).
+        Not with ``preplaced`` or ``blocked``.
 
     Returns
     -------
@@ -171,7 +179,8 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
         included), or ``progress`` is not a bool.
     ValueError
         If ``n`` is outside ``0..63``, ``limit`` or ``max_bytes`` is negative or
-        ``n_threads`` is outside ``1..NUMBA_NUM_THREADS``.
+        ``n_threads`` is outside ``1..NUMBA_NUM_THREADS``; for an unknown ``piece`` or a
+        variant combined with constraints or with another variant.
     MemoryError
         If the result would be larger than ``max_bytes`` (raised before allocating).
 
@@ -202,6 +211,9 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
     >>> solve(8, limit=2)
     array([[0, 4, 7, 5, 2, 6, 1, 3],
            [0, 5, 7, 2, 6, 3, 1, 4]], dtype=int8)
+    >>> solve(5, torus=True)[:2]
+    array([[0, 2, 4, 1, 3],
+           [0, 3, 1, 4, 2]], dtype=int8)
     """
     n = _validate.board_order(n)
     limit = _validate.limit(limit)
@@ -209,6 +221,9 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
     n_threads = _validate.threads(n_threads)
     max_bytes = _validate.max_bytes(max_bytes)
     cons = check_constraints(n, preplaced, blocked)
+    variant = _split.variant_of(*_validate.board(piece, torus))
+    if variant:
+        return _solve_variant(n, variant, limit, n_threads, max_bytes, cons, progress)
     if limit is not None:
         _validate.result_size(n, min(limit, _split.most_solutions(n, cons)), max_bytes)
     if not progress and _split.is_breadth(n):  # nothing to compile
@@ -223,12 +238,28 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
         return _solve_all(n, n_threads, max_bytes, progress)
 
 
-def boards(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blocked=None):
+def _solve_variant(n, variant, limit, n_threads, max_bytes, cons, progress):
+    """``solve`` on a variant's board (validated arguments)."""
+    if cons is not None:
+        name = "torus=True" if variant & _kernels.TORUS else "piece='superqueen'"
+        raise ValueError(f"{name} cannot be combined with pre-placed queens or blocked squares")
+    if limit is not None:
+        _validate.result_size(n, min(limit, _split.most_solutions(n)), max_bytes)
+    with _runner.compiling_notice(progress, "solve"):
+        if limit is not None:
+            return _solve_first(n, limit, None, progress, variant)
+        if n == 0:
+            return np.empty((1, 0), dtype=np.int8)
+        return _solve_constrained(n, n_threads, None, max_bytes, progress, variant)
+
+
+def boards(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blocked=None,
+           piece="queen", torus=False):
     """All solutions as boards of ``'Q'`` and ``'.'`` rows (LeetCode 51, "N-Queens").
 
     Parameters
     ----------
-    n, limit, n_threads, max_bytes, preplaced, blocked
+    n, limit, n_threads, max_bytes, preplaced, blocked, piece, torus
         As in :func:`solve` (``max_bytes`` bounds the solution array, not the strings).
 
     Returns
@@ -252,10 +283,10 @@ def boards(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blo
     [['.Q..', '...Q', 'Q...', '..Q.'], ['..Q.', 'Q...', '...Q', '.Q..']]
     """
     return to_boards(solve(n, limit=limit, n_threads=n_threads, max_bytes=max_bytes,
-                           preplaced=preplaced, blocked=blocked))
+                           preplaced=preplaced, blocked=blocked, piece=piece, torus=torus))
 
 
-def fundamental_solutions(n, *, n_threads=None):
+def fundamental_solutions(n, *, n_threads=None, piece="queen", torus=False):
     """One solution per D4 orbit, its canonical form, in lexicographic order.
 
     Parameters
@@ -264,11 +295,16 @@ def fundamental_solutions(n, *, n_threads=None):
         Board order, ``0 <= n <= 63``.
     n_threads : int, optional
         As in :func:`solve`.
+    piece : {"queen", "superqueen"}, optional
+    torus : bool, optional
+        The board, as in :func:`count_solutions` (D4 maps the solutions of each to
+        solutions).
 
     Returns
     -------
     numpy.ndarray, shape (n_fundamental, n), dtype int8
-        ``n_fundamental`` is OEIS A002562; ``fundamental_solutions(0)`` has shape ``(1, 0)``.
+        ``n_fundamental`` is OEIS A002562 (superqueens: A051224); ``fundamental_solutions(0)``
+        has shape ``(1, 0)``.
 
     Raises
     ------
@@ -299,8 +335,10 @@ def fundamental_solutions(n, *, n_threads=None):
     array([[1, 3, 5, 0, 2, 4]], dtype=int8)
     >>> fundamental_solutions(8).shape
     (12, 8)
+    >>> fundamental_solutions(10, piece="superqueen")
+    array([[2, 5, 8, 0, 3, 6, 9, 1, 4, 7]], dtype=int8)
     """
-    sols = solve(n, n_threads=n_threads)
+    sols = solve(n, n_threads=n_threads, piece=piece, torus=torus)
     if n == 0:
         return sols
     # A canonical form has 2 * q[0] <= n - 1 (flip_h maps q[0] to n - 1 - q[0]); those rows

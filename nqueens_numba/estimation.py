@@ -1,5 +1,6 @@
 """The size of the search tree: estimates of the total count for any board, and the nodes of
 the backtrack tree at each depth, exactly or estimated."""
+import functools
 import math
 import numbers
 import statistics
@@ -69,14 +70,32 @@ class Estimate(NamedTuple):
                     f"samples={self.samples:,})")
 
 
-def _check(n, samples, seed, n_threads, progress):
+def _check(n, samples, seed, n_threads, progress, piece, torus):
+    variant = _split.variant_of(*_validate.board(piece, torus))
     n = _validate.in_range(n, "n", 1, config.MAX_N)
     samples = _validate.in_range(samples, "samples", 1, 2**62,
                                  what="a positive integer up to 2**62")
     if seed is not None:
         seed = _validate.in_range(seed, "seed", 0, what="an integer 0 or more")
     return (n, samples, np.random.SeedSequence(seed).entropy, _validate.threads(n_threads),
-            _validate.flag(progress, "progress"))
+            _validate.flag(progress, "progress"), variant)
+
+
+def _probe_kernel(plan):
+    """The kernel of the probes of ``plan``: ``_probe_states``, or on a variant's board
+    ``_probe_variant_states`` (same arguments and the variant)."""
+    if plan.variant:
+        return functools.partial(_kernels._probe_variant_states, variant=plan.variant)
+    return _kernels._probe_states
+
+
+def _profile_kernels(variant):
+    """``(profile_states, profile_run)``: the exact profile's kernels on the board of
+    ``variant`` (the plain ones for 0)."""
+    if variant:
+        return (functools.partial(_kernels._profile_variant_states, variant=variant),
+                functools.partial(_kernels._profile_variant_run, variant=variant))
+    return _kernels._profile_states, _kernels._profile_run
 
 
 def _probe(plan, entropy, width, n_threads, progress, what):
@@ -93,13 +112,13 @@ def _probe(plan, entropy, width, n_threads, progress, what):
         stream = np.random.SeedSequence(entropy, spawn_key=(c,))
         rng = np.random.Generator(np.random.PCG64(stream))
         out = np.zeros((2, k, width))
-        _kernels._probe_states(n, states, plan.depth, plan.tail, first, count, plan.base,
+        _probe_kernel(plan)(n, states, plan.depth, plan.tail, first, count, plan.base,
                                plan.extra, rng, out[0], out[1])
         return s, out
 
     def empty():
         rng = np.random.default_rng(0)
-        _kernels._probe_states(n, states, plan.depth, plan.tail, 0, 0, plan.base, plan.extra,
+        _probe_kernel(plan)(n, states, plan.depth, plan.tail, 0, 0, plan.base, plan.extra,
                                rng, sums[:0], squares[:0])
 
     def fold(c, result):
@@ -129,12 +148,13 @@ def _stratified(plan, sums, squares):
         return value, np.full_like(value, np.nan)
     variances = np.maximum(squares - probes * means * means, 0.0) / (probes - 1)
     stderr = np.sqrt((weights * weights * variances / probes).sum(axis=0))
-    if plan.n >= 4:  # every depth has nodes: an estimate of 0 (every probe died) is a
-        stderr[value == 0] = np.nan  # fluke of too few probes, whose spread is unknown
+    if plan.n >= 4 and not plan.variant:  # every depth has nodes: an estimate of 0 (every
+        stderr[value == 0] = np.nan  # probe died) is a fluke of too few, of unknown spread
     return value, stderr
 
 
-def estimate_count(n, *, samples=10**7, seed=None, n_threads=None, progress=False):
+def estimate_count(n, *, samples=10**7, seed=None, n_threads=None, progress=False,
+                   piece="queen", torus=False):
     """An unbiased estimate of the total count, with its standard error, for any board.
 
     Parameters
@@ -152,6 +172,11 @@ def estimate_count(n, *, samples=10**7, seed=None, n_threads=None, progress=Fals
         Threads to probe with (default: all, ``NUMBA_NUM_THREADS``).
     progress : bool, optional
         Show a progress bar of probes (``tqdm.auto``).
+    piece : {"queen", "superqueen"}, optional
+    torus : bool, optional
+        The board, as in :func:`count_solutions` (OEIS A051223, A051906): the same
+        estimator on that board's tree (on the torus, strata with the first-row queen in
+        column 0, weighted ``n``).
 
     Returns
     -------
@@ -223,8 +248,9 @@ def estimate_count(n, *, samples=10**7, seed=None, n_threads=None, progress=Fals
     >>> bool(low < 39_029_188_884 < high)
     True
     """
-    n, samples, entropy, n_threads, progress = _check(n, samples, seed, n_threads, progress)
-    plan = _split.probe_plan(n, samples)
+    n, samples, entropy, n_threads, progress, variant = _check(n, samples, seed, n_threads,
+                                                               progress, piece, torus)
+    plan = _split.probe_plan(n, samples, variant)
     sums, squares = _probe(plan, entropy, 1, n_threads, progress, "estimate")
     value, stderr = _stratified(plan, sums, squares)
     return Estimate(float(value[0]), float(stderr[0]), samples)
@@ -234,19 +260,20 @@ def _root(n):
     return np.zeros((1, 3), dtype=np.int64)
 
 
-def _exact_profile(n, n_threads, progress):
+def _exact_profile(n, n_threads, progress, variant=0):
     out = np.zeros(n + 1, dtype=np.int64)
     out[0] = 1
     if n == 0:
         return out
+    profile_states, profile_run = _profile_kernels(variant)
     if n < 4:  # from the root (no split below 4 rows)
-        _kernels._profile_states(n, _root(n), 0, n, np.ones(1, dtype=np.int64), out)
+        profile_states(n, _root(n), 0, n, np.ones(1, dtype=np.int64), out)
         return out
-    compile_first(lambda: _kernels._profile_states(
+    compile_first(lambda: profile_states(
         n, _root(n)[:0], 0, n, np.ones(0, dtype=np.int64), out), "profile", progress)
-    states, depth, weights = _split.profile_split(n, n_threads)
-    _kernels._profile_states(n, _root(n), 0, depth, np.ones(1, dtype=np.int64), out)
-    total = _split.known_total(n)
+    states, depth, weights = _split.profile_split(n, n_threads, variant)
+    profile_states(n, _root(n), 0, depth, np.ones(1, dtype=np.int64), out)
+    total = None if variant else _split.known_total(n)
     per_state = 1 if total is None else max(1, total // max(len(states), 1))
     batch = max(1, min(len(states) // (4 * n_threads),
                        config.PROFILE_BATCH_SOLUTIONS // per_state))
@@ -254,12 +281,12 @@ def _exact_profile(n, n_threads, progress):
     def run(c, stop):
         part = np.zeros(n + 1, dtype=np.int64)
         stack = np.empty((n + 1, 4), dtype=np.int64)
-        level = np.full(2, -1, dtype=np.int64)
+        level = np.full(3, -1, dtype=np.int64)
         below = np.zeros(n + 1, dtype=np.int64)
         i, end = c * batch, min((c + 1) * batch, len(states))
         while i < end and not stop.is_set():
-            i += _kernels._profile_run(n, states[i:end], depth, n, weights[i:end], stack,
-                                       level, below, part, config.PROFILE_STEPS)
+            i += profile_run(n, states[i:end], depth, n, weights[i:end], stack, level, below,
+                             part, config.PROFILE_STEPS)
         return part
 
     def fold(c, part):
@@ -276,7 +303,8 @@ def _exact_profile(n, n_threads, progress):
     return out
 
 
-def search_profile(n, *, samples=None, seed=None, n_threads=None, progress=False):
+def search_profile(n, *, samples=None, seed=None, n_threads=None, progress=False,
+                   piece="queen", torus=False):
     """The nodes of the backtrack tree at each depth: exact, or estimated from random probes.
 
     A node of depth ``k`` is a placement of ``k`` non-attacking queens in the first ``k``
@@ -298,6 +326,9 @@ def search_profile(n, *, samples=None, seed=None, n_threads=None, progress=False
         Threads (default: all, ``NUMBA_NUM_THREADS``).
     progress : bool, optional
         Show a progress bar (of subproblems, or of probes).
+    piece : {"queen", "superqueen"}, optional
+    torus : bool, optional
+        The board, as in :func:`count_solutions`: the tree of its row-by-row search.
 
     Returns
     -------
@@ -341,16 +372,19 @@ def search_profile(n, *, samples=None, seed=None, n_threads=None, progress=False
     if samples is None:
         if seed is not None:
             raise ValueError("seed applies to estimates only: give samples too")
+        variant = _split.variant_of(*_validate.board(piece, torus))
         n = _validate.board_order(n)
         n_threads = _validate.threads(n_threads)
-        return _exact_profile(n, n_threads, _validate.flag(progress, "progress"))
-    n, samples, entropy, n_threads, progress = _check(n, samples, seed, n_threads, progress)
-    plan = _split.probe_plan(n, samples)
+        return _exact_profile(n, n_threads, _validate.flag(progress, "progress"), variant)
+    n, samples, entropy, n_threads, progress, variant = _check(n, samples, seed, n_threads,
+                                                               progress, piece, torus)
+    plan = _split.probe_plan(n, samples, variant)
     sums, squares = _probe(plan, entropy, n + 1, n_threads, progress, "profile")
     value, stderr = _stratified(plan, sums, squares)
     exact = np.zeros(n + 1, dtype=np.int64)
     exact[0] = 1
-    _kernels._profile_states(n, _root(n), 0, plan.depth, np.ones(1, dtype=np.int64), exact)
+    _profile_kernels(variant)[0](n, _root(n), 0, plan.depth, np.ones(1, dtype=np.int64),
+                                 exact)
     value[:plan.depth + 1] = exact[:plan.depth + 1]
     stderr[:plan.depth + 1] = 0.0
     return Estimate(value, stderr, samples)

@@ -16,7 +16,7 @@ __all__ = ["iter_solutions", "save_solutions"]
 
 
 def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, blocked=None,
-                   progress=False):
+                   progress=False, piece="queen", torus=False):
     """Stream all solutions in lexicographic order, in chunks of at most ``chunk_size``.
 
     Parameters
@@ -33,6 +33,10 @@ def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, b
         Show a progress bar (``tqdm.auto``) of the solutions handed out, with an ETA; with
         constraints, whose number of solutions is not known beforehand, of the subproblems
         done. The kernels are compiled (or loaded from the cache) before the bar starts.
+    piece : {"queen", "superqueen"}, optional
+    torus : bool, optional
+        The board, as in :func:`count_solutions` (not with constraints; the bar counts
+        subproblems).
 
     Yields
     ------
@@ -81,10 +85,13 @@ def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, b
     n_threads = _validate.threads(n_threads)
     progress = _validate.flag(progress, "progress")
     cons = check_constraints(n, preplaced, blocked)
-    return _chunks(n, chunk_size, n_threads, cons, progress)
+    variant = _split.variant_of(*_validate.board(piece, torus))
+    if variant:
+        counting.variant_split_args(n, variant, None, False, None, cons)
+    return _chunks(n, chunk_size, n_threads, cons, progress, variant)
 
 
-def _chunks(n, chunk_size, n_threads, cons=None, progress=False):
+def _chunks(n, chunk_size, n_threads, cons=None, progress=False, variant=0):
     """The generator of :func:`iter_solutions`, for validated arguments.
 
     Copies the ordered blocks of :func:`nqueens_numba._runner.ordered_blocks` into chunks of
@@ -98,14 +105,14 @@ def _chunks(n, chunk_size, n_threads, cons=None, progress=False):
         yield np.empty((1, 0), dtype=np.int8)
         return
     allow = None if cons is None else cons.allow
-    if not progress and _split.is_breadth(n):  # a small board: nothing to compile
+    if not progress and not variant and _split.is_breadth(n):  # small: nothing to compile
         sols = _breadth.solutions(n, allow)
         for start in range(0, len(sols), chunk_size):
             yield sols[start:start + chunk_size].copy()
         return
     # Solutions still to come: exactly known without constraints (n <= 27), else unknown,
     # and the chunk then starts small and grows to ``chunk_size`` as solutions arrive.
-    remaining = _split.known_total(n) if cons is None else None
+    remaining = _split.known_total(n) if cons is None and not variant else None
     bound = _split.known_total(n) or chunk_size  # constrained solutions are among all solutions
     target = chunk_size  # rows of the chunk being filled, once complete
 
@@ -122,11 +129,12 @@ def _chunks(n, chunk_size, n_threads, cons=None, progress=False):
     known = remaining is not None  # the bar counts solutions, else subproblems
     with _runner.compiling_notice(progress, "stream"):  # (not around the yields)
         states, depth = _split.stream_split(
-            n, n_threads, chunk_size, _split.no_constraints(n) if allow is None else allow)
+            n, n_threads, chunk_size, _split.no_constraints(n) if allow is None else allow,
+            variant)
         bar = _runner.solutions_bar(progress, "stream", n,
                                     remaining if known else len(states),
                                     states[0] if len(states) else None, depth, allow,
-                                    "solution" if known else "subproblem")
+                                    "solution" if known else "subproblem", variant)
     # Blocks of a quarter chunk (subproblems hold about that much): the subproblems started
     # ahead hold a few chunks in all.
     max_rows = min(config.MAX_BLOCK_ROWS,
@@ -134,7 +142,7 @@ def _chunks(n, chunk_size, n_threads, cons=None, progress=False):
     with bar:
         for i, block in _runner.ordered_blocks(n, states, depth, n_threads,
                                                config.WINDOW_PER_THREAD, max_rows, max_rows,
-                                               config.QUEUED_BLOCKS, allow):
+                                               config.QUEUED_BLOCKS, allow, variant):
             bar.update(len(block) if known else i - bar.n)
             pos = 0
             while pos < len(block):
@@ -159,7 +167,7 @@ def _chunks(n, chunk_size, n_threads, cons=None, progress=False):
 
 
 def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_threads=None,
-                   preplaced=None, blocked=None, progress=False):
+                   preplaced=None, blocked=None, progress=False, piece="queen", torus=False):
     """Write all solutions to a file, streaming them chunk by chunk.
 
     Parameters
@@ -180,7 +188,7 @@ def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_thre
         name's suffix stands for (``.npy``, ``.txt``, ``.json``, ``.csv``); for a name
         without one of these, or an open file without a name, ``"text"`` for a text stream
         and ``"npy"`` otherwise. An explicit ``format`` wins over the suffix.
-    chunk_size, n_threads, preplaced, blocked, progress
+    chunk_size, n_threads, preplaced, blocked, progress, piece, torus
         As in :func:`iter_solutions` (the bar counts the solutions written).
 
     Returns
@@ -213,7 +221,8 @@ def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_thre
     [['.Q..', '...Q', 'Q...', '..Q.'], ['..Q.', 'Q...', '...Q', '.Q..']]
     """
     chunks = iter_solutions(n, chunk_size=chunk_size, n_threads=n_threads,
-                            preplaced=preplaced, blocked=blocked, progress=progress)
+                            preplaced=preplaced, blocked=blocked, progress=progress,
+                            piece=piece, torus=torus)
     if isinstance(path_or_file, (str, bytes, os.PathLike)):
         check_target(path_or_file)  # a bad path fails now, not after the search
     if format is None:
@@ -225,10 +234,11 @@ def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_thre
                          f"got {format!r}")
     n = _validate.board_order(n)
     total = _split.known_total(n)
-    if format == "npy" and (preplaced is not None or blocked is not None):
+    if format == "npy" and (preplaced is not None or blocked is not None or piece != "queen"
+                            or torus):
         with _runner.compiling_notice(progress, "stream"):
             total = counting.count_solutions(n, n_threads=n_threads, preplaced=preplaced,
-                                             blocked=blocked)
+                                             blocked=blocked, piece=piece, torus=torus)
     if format == "npy" and total is None:
         raise MemoryError(f"n={n} has more than {config.A000170[-1]:.3g} solutions: too many "
                           f"for a file")

@@ -22,7 +22,7 @@ TRACE_DTYPE = np.dtype([("step", np.int64), ("kind", "U8"), ("row", np.int16),
                         ("column", np.int16)])
 
 
-def trace(n, *, max_events=10_000, preplaced=None):
+def trace(n, *, max_events=10_000, preplaced=None, piece="queen", torus=False):
     """The depth-first search, event by event, to replay the backtracking.
 
     Parameters
@@ -35,6 +35,9 @@ def trace(n, *, max_events=10_000, preplaced=None):
         search of n = 8 takes 4,204.
     preplaced : mapping of int to int, or array_like of int, shape (n,), optional
         Pre-placed queens, as in :func:`count_solutions`: their rows have one square to try.
+    piece : {"queen", "superqueen"}, optional
+    torus : bool, optional
+        The board, as in :func:`count_solutions` (not with ``preplaced``).
 
     Returns
     -------
@@ -74,12 +77,16 @@ def trace(n, *, max_events=10_000, preplaced=None):
     n = _validate.board_order(n)
     max_events = _validate.in_range(max_events, "max_events", 1, what="a positive integer")
     cons = check_constraints(n, preplaced, None)
+    variant = _split.variant_of(*_validate.board(piece, torus))
+    if variant and cons is not None:
+        raise ValueError(f"{'torus=True' if torus else 'piece=' + repr(piece)} cannot be "
+                         f"combined with pre-placed queens")
     allow = _split.no_constraints(n) if cons is None else cons.allow
     stack = np.empty((5, max(n, 1)), dtype=np.int64)
     rows = min(max_events, FIRST_EVENTS)
     while True:  # the search again with twice the room, until it ends or reaches the cap
         raw = np.empty((rows + 1, 3), dtype=np.int64)  # + 1: whether more events follow
-        count = _kernels._trace_search(n, allow, raw, stack)
+        count = _kernels._trace_search(n, allow, raw, stack, variant)
         if count <= rows or rows == max_events:
             break
         rows = min(2 * rows, max_events)

@@ -162,3 +162,26 @@ def profile_naive(n):
 
     extend(())
     return profile
+
+
+def attacks_naive(r1, c1, r2, c2, n, piece="queen", torus=False):
+    """Whether pieces on ``(r1, c1)`` and ``(r2, c2)`` attack each other: same row or
+    column, a diagonal (wrapping around the edges on the torus), or, for superqueens, a
+    knight's move."""
+    dr, dc = r2 - r1, c2 - c1
+    if dr == 0 or dc == 0:
+        return True
+    if torus:
+        if (dr - dc) % n == 0 or (dr + dc) % n == 0:
+            return True
+    elif abs(dr) == abs(dc):
+        return True
+    return piece == "superqueen" and {abs(dr), abs(dc)} == {1, 2}
+
+
+def variant_solutions_naive(n, piece="queen", torus=False):
+    """The solutions of a variant's board by brute force over permutations (n <= 9), in
+    lexicographic order."""
+    return [p for p in permutations(range(n))
+            if not any(attacks_naive(r1, p[r1], r2, p[r2], n, piece, torus)
+                       for r1 in range(n) for r2 in range(r1 + 1, n))]

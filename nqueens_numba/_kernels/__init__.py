@@ -28,7 +28,7 @@ import os
 import sys
 import threading
 
-from ._sizes import TAIL_ROWS, TAIL_SOLUTIONS
+from ._sizes import KNIGHT, TAIL_ROWS, TAIL_SOLUTIONS, TORUS
 
 #: The family (module) of each kernel and constant, loaded on first use: importing the
 #: package does not import numba, so a first call that needs no kernel (a small board,
@@ -37,10 +37,14 @@ _FAMILY = {
     "JIT": "_common",
     **dict.fromkeys([
         "_count_allowed_batch", "_count_allowed_states", "_count_batch", "_count_rows",
-        "_count_states", "_enumerate_prefixes", "_fill_rows", "_fill_solutions",
-        "_mirror_rows", "_start_cursor"], "bitboard"),
+        "_count_states", "_count_variant_batch", "_count_variant_states",
+        "_enumerate_prefixes", "_enumerate_variant_prefixes", "_fill_rows",
+        "_fill_solutions", "_fill_variant_rows", "_mirror_rows", "_start_cursor"],
+        "bitboard"),
     "_min_conflicts": "local_search",
-    **dict.fromkeys(["_probe_states", "_profile_run", "_profile_states"], "estimate"),
+    **dict.fromkeys(["_probe_states", "_probe_variant_states", "_profile_run",
+                     "_profile_states", "_profile_variant_run", "_profile_variant_states"],
+                    "estimate"),
     **dict.fromkeys([
         "_IMAGE_COMPLEMENT", "_IMAGE_INVERSE", "_IMAGE_REVERSE", "_count_symmetric_run",
         "_count_symmetric_states", "_symmetric_allow"], "symmetric"),
@@ -48,8 +52,8 @@ _FAMILY = {
                     "trace"),
 }
 
-__all__ = ["TAIL_ROWS", "TAIL_SOLUTIONS", "cache_directory", "cache_of", "is_ours", "notice",
-           "said_compiling", *sorted(_FAMILY)]
+__all__ = ["KNIGHT", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "cache_directory", "cache_of",
+           "is_ours", "notice", "said_compiling", *sorted(_FAMILY)]
 
 #: Per thread: ``active`` while a caller's own notice (``_runner.compiling_notice``), which
 #: names the feature, is on; the process's first-compile line then stays quiet.

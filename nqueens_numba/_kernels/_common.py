@@ -21,9 +21,10 @@ import numba
 import numpy as np
 from numba import njit
 
-from ._sizes import TAIL_ROWS, TAIL_SOLUTIONS
+from ._sizes import KNIGHT, TAIL_ROWS, TAIL_SOLUTIONS, TORUS
 
-__all__ = ["JIT", "JIT_INLINE", "TAIL_ROWS", "TAIL_SOLUTIONS", "trailing_zeros"]
+__all__ = ["JIT", "JIT_INLINE", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "KNIGHT",
+           "trailing_zeros"]
 
 if numba.config.DISABLE_JIT:  # numba's debugging mode: the kernels run as Python
 
@@ -53,6 +54,38 @@ _STEP_ROWS = 2
 def _full_mask(n):
     """Bitboard with the ``n`` board columns set."""
     return (np.int64(1) << np.int64(n)) - np.int64(1)
+
+
+@njit(**JIT_INLINE)
+def _down(variant, n, cols, diag, anti, bit):
+    """The masks ``(cols, diag, anti)`` of the next row once a queen stands on ``bit``."""
+    d = diag | bit
+    a = anti | bit
+    if variant & TORUS:
+        full = _full_mask(n)
+        return cols | bit, ((d << 1) | (d >> (n - 1))) & full, ((a >> 1) | (a << (n - 1))) & full
+    return cols | bit, d << 1, a >> 1
+
+
+@njit(**JIT_INLINE)
+def _knight(variant, bit, above):
+    """The squares of the next row a knight attacks from ``bit`` (this row) and ``above``
+    (the row above; 0 if none): 0 unless ``variant`` has ``KNIGHT``."""
+    if variant & KNIGHT:
+        return (bit << 2) | (bit >> 2) | (above << 1) | (above >> 1)
+    return np.int64(0)
+
+
+@njit(**JIT_INLINE)
+def _prefix_knight(variant, state, depth):
+    """``(near, above)`` below the subproblem ``state`` (``depth`` rows placed): the squares
+    of row ``depth`` its knights attack, and the bitboard of the queen of row ``depth - 1``
+    (0 on the first row, and both 0 unless ``variant`` has ``KNIGHT``)."""
+    if variant & KNIGHT and depth >= 1:
+        above = np.int64(1) << state[3 + depth - 1]
+        higher = np.int64(1) << state[3 + depth - 2] if depth >= 2 else np.int64(0)
+        return _knight(variant, above, higher), above
+    return np.int64(0), np.int64(0)
 
 
 @njit(**JIT_INLINE)

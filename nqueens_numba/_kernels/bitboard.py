@@ -1,8 +1,9 @@
 """Kernels of the plain bitboard search: counting, prefixes, resumable enumeration.
 
 Mirror halving is the callers' affair (they choose the first-row columns of the prefixes);
-``allow`` restricts the squares of each row on constrained boards. See ``_common`` for the
-masks and the states.
+``allow`` restricts the squares of each row on constrained boards; ``variant`` (``TORUS``,
+``KNIGHT``: a constant of each entry point) searches the toroidal and superqueen boards.
+See ``_common`` for the masks, the states and the variants.
 """
 import numpy as np
 from numba import njit
@@ -11,57 +12,58 @@ from ._common import (
     _STEP_ROWS,
     JIT,
     JIT_INLINE,
+    KNIGHT,
     TAIL_ROWS,
     TAIL_SOLUTIONS,
+    TORUS,
     _count_allowed_tail,
+    _down,
     _full_mask,
+    _knight,
+    _prefix_knight,
     trailing_zeros,
 )
 
 
 @njit(**JIT_INLINE)
-def _count_tail(full, cols, diag, anti):
-    """Number of ways to complete the last ``TAIL_ROWS`` (4) rows from the given masks."""
+def _count_tail(variant, n, full, cols, diag, anti, near, above):
+    """Number of ways to complete the last ``TAIL_ROWS`` (4) rows from the given masks
+    (``near``: the squares of the first tail row knights attack, and ``above``: the queen of
+    the row above the tail, with ``KNIGHT``; else 0)."""
     count = np.int64(0)
-    f0 = ~(cols | diag | anti) & full
+    f0 = ~(cols | diag | anti | near) & full
     while f0 != 0:
         b0 = f0 & -f0
         f0 ^= b0
-        c0 = cols | b0
-        d0 = (diag | b0) << 1
-        a0 = (anti | b0) >> 1
-        f1 = ~(c0 | d0 | a0) & full
+        c0, d0, a0 = _down(variant, n, cols, diag, anti, b0)
+        f1 = ~(c0 | d0 | a0 | _knight(variant, b0, above)) & full
         while f1 != 0:
             b1 = f1 & -f1
             f1 ^= b1
-            c1 = c0 | b1
-            d1 = (d0 | b1) << 1
-            a1 = (a0 | b1) >> 1
-            f2 = ~(c1 | d1 | a1) & full
+            c1, d1, a1 = _down(variant, n, c0, d0, a0, b1)
+            f2 = ~(c1 | d1 | a1 | _knight(variant, b1, b0)) & full
             while f2 != 0:
                 b2 = f2 & -f2
                 f2 ^= b2
-                c2 = c1 | b2
-                d2 = (d1 | b2) << 1
-                a2 = (a1 | b2) >> 1
-                if (~(c2 | d2 | a2) & full) != 0:
+                c2, d2, a2 = _down(variant, n, c1, d1, a1, b2)
+                if (~(c2 | d2 | a2 | _knight(variant, b2, b1)) & full) != 0:
                     count += 1
     return count
 
 
 
 @njit(**JIT)
-def _start_count(n, state, depth, stack, level, allow):
+def _start_count(n, state, depth, stack, level, allow, near):
     """Set a count cursor to the root of the subproblem ``state`` (``depth`` rows placed).
 
     ``stack``, shape ``(n + 1, 4)``, ``int64``, gets ``(free, cols, diag, anti)`` of the
     subproblem's first free row in its row 0; ``level``, shape ``(1,)``, gets 0. The
-    queen of row ``depth`` may stand only on ``allow[depth]``.
+    queen of row ``depth`` may stand only on ``allow[depth]``, and not on ``near``.
     """
     cols = state[0]
     diag = state[1]
     anti = state[2]
-    stack[0, 0] = ~(cols | diag | anti) & _full_mask(n) & allow[depth]
+    stack[0, 0] = ~(cols | diag | anti | near) & _full_mask(n) & allow[depth]
     stack[0, 1] = cols
     stack[0, 2] = diag
     stack[0, 3] = anti
@@ -69,7 +71,7 @@ def _start_count(n, state, depth, stack, level, allow):
 
 
 @njit(**JIT)
-def _count_cursor(n, row, stack, level, allow, constrained, budget):
+def _count_cursor(n, row, stack, level, allow, constrained, variant, above, budget):
     """Continue the count of one subproblem from its cursor, for about ``budget`` steps.
 
     The subproblem has ``row`` queens placed, ``row < n - TAIL_ROWS``. Its cursor is the
@@ -79,6 +81,8 @@ def _count_cursor(n, row, stack, level, allow, constrained, budget):
     the deepest level being the one searched (see ``_start_count``). With ``constrained``
     (a literal: each value compiles its own version), the queen of row ``r`` may stand only
     on the squares of ``allow[r]`` (``(n,)`` int64); without, every square is allowed.
+    ``variant`` (a literal too) is the board's (see ``_common``); with ``KNIGHT``, ``above``
+    is the queen of row ``row - 1`` (0 on the first row).
 
     A *step* is one return to a row more than ``_STEP_ROWS`` rows above the tail (the last
     ``TAIL_ROWS`` rows, unrolled): between two steps the search covers at most a subtree of
@@ -109,13 +113,15 @@ def _count_cursor(n, row, stack, level, allow, constrained, budget):
     count = np.int64(0)
     left = np.int64(budget)
     shallow = top - _STEP_ROWS  # a return to a level above it is a step
+    first_above = above  # the queen above level 0; deeper, the difference of two ``cols``
+    if variant & KNIGHT and sp > 0:
+        above = stack[sp, 1] & ~stack[sp - 1, 1]
     while True:
         if free != 0:
             bit = free & -free
             free ^= bit
-            next_cols = cols | bit
-            next_diag = (diag | bit) << 1
-            next_anti = (anti | bit) >> 1
+            next_cols, next_diag, next_anti = _down(variant, n, cols, diag, anti, bit)
+            near = _knight(variant, bit, above)
             if sp == top:
                 if constrained:
                     leaves, _, _ = _count_allowed_tail(
@@ -123,9 +129,10 @@ def _count_cursor(n, row, stack, level, allow, constrained, budget):
                         allow[tail + 2], allow[tail + 3], 0, 0, 0, 0)
                     count += leaves
                 else:
-                    count += _count_tail(full, next_cols, next_diag, next_anti)
+                    count += _count_tail(variant, n, full, next_cols, next_diag, next_anti,
+                                         near, bit)
             else:
-                next_free = ~(next_cols | next_diag | next_anti) & (
+                next_free = ~(next_cols | next_diag | next_anti | near) & (
                     allow[row + sp + 1] if constrained else full)
                 if next_free != 0:
                     stack[sp, 0] = free
@@ -137,6 +144,8 @@ def _count_cursor(n, row, stack, level, allow, constrained, budget):
                     diag = next_diag
                     anti = next_anti
                     free = next_free
+                    if variant & KNIGHT:
+                        above = bit
         elif sp == 0:
             sp = -1
             break
@@ -146,6 +155,8 @@ def _count_cursor(n, row, stack, level, allow, constrained, budget):
             cols = stack[sp, 1]
             diag = stack[sp, 2]
             anti = stack[sp, 3]
+            if variant & KNIGHT:
+                above = cols & ~stack[sp - 1, 1] if sp > 0 else first_above
             if sp < shallow:
                 left -= 1
                 if left == 0:  # ``stack[sp]`` holds the registers: resume there
@@ -158,15 +169,17 @@ def _count_cursor(n, row, stack, level, allow, constrained, budget):
 
 
 @njit(**JIT)
-def _count_rows(n, row, cols, diag, anti, allow):
+def _count_rows(n, row, cols, diag, anti, allow, variant, near, above):
     """The completions of a subproblem by the plainest explicit-stack search, without the
     unrolled tail or a budget; the queen of row ``r`` may stand only on the squares of
-    ``allow[r]``. For subproblems of at most ``TAIL_ROWS`` free rows (deep prefixes), and for
-    whole small boards from the root (``row == 0``, counts of milliseconds), where it is the
-    kernel that compiles fastest (a fraction of a second on first use).
+    ``allow[r]``, and on no square of ``near`` in row ``row`` (knights; ``above``: the
+    queen of row ``row - 1``, with ``KNIGHT``). For subproblems of at most ``TAIL_ROWS``
+    free rows (deep prefixes), and for whole small boards from the root (``row == 0``,
+    counts of milliseconds), where it is the kernel that compiles fastest (a fraction of a
+    second on first use).
     """
     full = _full_mask(n)
-    free = ~(cols | diag | anti) & full & allow[min(row, n - 1)]
+    free = ~(cols | diag | anti | near) & full & allow[min(row, n - 1)]
     if row >= n - 1:
         if row >= n:
             return np.int64(1)
@@ -175,14 +188,14 @@ def _count_rows(n, row, cols, diag, anti, allow):
     stack = np.empty((n, 4), dtype=np.int64)
     sp = 0
     count = np.int64(0)
+    first_above = above
     while True:
         if free != 0:
             bit = free & -free
             free ^= bit
-            next_cols = cols | bit
-            next_diag = (diag | bit) << 1
-            next_anti = (anti | bit) >> 1
-            next_free = ~(next_cols | next_diag | next_anti) & allow[row + sp + 1]
+            next_cols, next_diag, next_anti = _down(variant, n, cols, diag, anti, bit)
+            next_free = ~(next_cols | next_diag | next_anti | _knight(variant, bit, above)) \
+                & allow[row + sp + 1]
             if next_free != 0:
                 if sp == top:
                     count += 1
@@ -196,6 +209,8 @@ def _count_rows(n, row, cols, diag, anti, allow):
                     diag = next_diag
                     anti = next_anti
                     free = next_free
+                    if variant & KNIGHT:
+                        above = bit
         elif sp == 0:
             break
         else:
@@ -204,11 +219,13 @@ def _count_rows(n, row, cols, diag, anti, allow):
             cols = stack[sp, 1]
             diag = stack[sp, 2]
             anti = stack[sp, 3]
+            if variant & KNIGHT:
+                above = cols & ~stack[sp - 1, 1] if sp > 0 else first_above
     return count
 
 
 @njit(**JIT)
-def _count_run(n, states, depth, allow, constrained, stack, level, partial, budget):
+def _count_run(n, states, depth, allow, constrained, variant, stack, level, partial, budget):
     """Count the subproblems of a batch in order, for about ``budget`` steps in all.
 
     ``states``: ``(k, 3 + depth)`` int64. If ``level[0] >= 0`` on entry, ``states[0]`` is
@@ -224,16 +241,18 @@ def _count_run(n, states, depth, allow, constrained, stack, level, partial, budg
     counts = np.zeros(k, dtype=np.int64)
     used = np.int64(0)
     for i in range(k):
+        near, above = _prefix_knight(variant, states[i], depth)
         if n - depth <= TAIL_ROWS:
-            counts[i] = _count_rows(n, depth, states[i, 0], states[i, 1], states[i, 2], allow)
+            counts[i] = _count_rows(n, depth, states[i, 0], states[i, 1], states[i, 2], allow,
+                                    variant, near, above)
             level[0] = -1
             used += 1
         else:
             if level[0] < 0:
-                _start_count(n, states[i], depth, stack, level, allow)
+                _start_count(n, states[i], depth, stack, level, allow, near)
                 partial[0] = 0
-            found, steps = _count_cursor(n, depth, stack, level, allow, constrained,
-                                         max(budget - used, 1))
+            found, steps = _count_cursor(n, depth, stack, level, allow, constrained, variant,
+                                         above, max(budget - used, 1))
             partial[0] += found
             used += steps + 1
             if level[0] >= 0:
@@ -253,14 +272,24 @@ def _count_batch(n, states, depth, stack, level, partial, budget):
     search without the other case's branches: from Python it would be a run-time flag.)
     """
     allow = np.full(n, _full_mask(n), dtype=np.int64)
-    return _count_run(n, states, depth, allow, False, stack, level, partial, budget)
+    return _count_run(n, states, depth, allow, False, 0, stack, level, partial, budget)
 
 
 @njit(**JIT)
 def _count_allowed_batch(n, states, depth, allow, stack, level, partial, budget):
     """``_count_run`` on a constrained board (row ``r`` may use only ``allow[r]``), for
     about ``budget`` steps."""
-    return _count_run(n, states, depth, allow, True, stack, level, partial, budget)
+    return _count_run(n, states, depth, allow, True, 0, stack, level, partial, budget)
+
+
+@njit(**JIT)
+def _count_variant_batch(n, states, depth, variant, stack, level, partial, budget):
+    """``_count_run`` on the board of ``variant`` (``TORUS``, else ``KNIGHT``), for about
+    ``budget`` steps; each variant runs a search compiled for it."""
+    allow = np.full(n, _full_mask(n), dtype=np.int64)
+    if variant == TORUS:
+        return _count_run(n, states, depth, allow, False, TORUS, stack, level, partial, budget)
+    return _count_run(n, states, depth, allow, False, KNIGHT, stack, level, partial, budget)
 
 
 @njit(**JIT)
@@ -274,6 +303,14 @@ def _count_states(n, states, depth):
 
 
 @njit(**JIT)
+def _count_variant_states(n, states, depth, variant):
+    """``_count_states`` on the board of ``variant`` (``TORUS`` or ``KNIGHT``)."""
+    return _count_variant_batch(n, states, depth, variant, np.empty((n + 1, 4), dtype=np.int64),
+                                np.full(1, -1, dtype=np.int64), np.zeros(1, dtype=np.int64),
+                                np.int64(1) << 62)[0]
+
+
+@njit(**JIT)
 def _count_allowed_states(n, states, depth, allow):
     """``_count_states`` on a constrained board: row ``r`` may use only ``allow[r]``."""
     return _count_allowed_batch(n, states, depth, allow, np.empty((n + 1, 4), dtype=np.int64),
@@ -283,7 +320,24 @@ def _count_allowed_states(n, states, depth, allow):
 
 @njit(**JIT)
 def _enumerate_prefixes(n, depth, first_limit, allow, max_states):
-    """All partial placements of the first ``depth`` rows, in lexicographic order.
+    """``_prefixes_of`` on the plain board."""
+    return _prefixes_of(n, depth, first_limit, allow, max_states, 0)
+
+
+@njit(**JIT)
+def _enumerate_variant_prefixes(n, depth, first_limit, max_states, variant):
+    """``_prefixes_of`` on the board of ``variant`` (``TORUS``, else ``KNIGHT``), without
+    constraints."""
+    allow = np.full(n, _full_mask(n), dtype=np.int64)
+    if variant == TORUS:
+        return _prefixes_of(n, depth, first_limit, allow, max_states, TORUS)
+    return _prefixes_of(n, depth, first_limit, allow, max_states, KNIGHT)
+
+
+@njit(**JIT)
+def _prefixes_of(n, depth, first_limit, allow, max_states, variant):
+    """All partial placements of the first ``depth`` rows, in lexicographic order, on the
+    board of ``variant`` (a literal).
 
     The queen of row ``r`` may stand only on the squares of ``allow[r]`` (``(n,)`` int64
     bitboards; all ones without constraints), and the queen of row 0 only in columns
@@ -314,10 +368,9 @@ def _enumerate_prefixes(n, depth, first_limit, allow, max_states):
             bit = free & -free
             stack[d, 0] = free ^ bit
             queens[d] = trailing_zeros(bit)
-            cols = stack[d, 1] | bit
-            diag = (stack[d, 2] | bit) << 1
-            anti = (stack[d, 3] | bit) >> 1
-            next_free = ~(cols | diag | anti) & full
+            cols, diag, anti = _down(variant, n, stack[d, 1], stack[d, 2], stack[d, 3], bit)
+            above = np.int64(1) << queens[d - 1] if d >= 1 else np.int64(0)
+            next_free = ~(cols | diag | anti | _knight(variant, bit, above)) & full
             if d + 1 < n:
                 next_free &= allow[d + 1]
             if d + 1 == depth:
@@ -486,9 +539,26 @@ def _fill_solutions(n, base, stack, queens, level, out, budget):
 
 @njit(**JIT)
 def _fill_rows(n, base, stack, queens, level, out, budget, allow):
-    """``_fill_solutions`` without the unrolled tail, for subproblems of few rows and for
-    constrained boards: the queen of row ``r`` may stand only on the squares of
-    ``allow[r]`` (apply ``allow[base]`` to the cursor's first row yourself).
+    """``_fill_variant_rows`` on the plain board."""
+    return _fill_variant_rows_of(n, base, stack, queens, level, out, budget, allow, 0)
+
+
+@njit(**JIT)
+def _fill_variant_rows(n, base, stack, queens, level, out, budget, variant):
+    """``_fill_variant_rows_of`` on the board of ``variant`` (``TORUS``, else ``KNIGHT``),
+    without constraints."""
+    allow = np.full(n, _full_mask(n), dtype=np.int64)
+    if variant == TORUS:
+        return _fill_variant_rows_of(n, base, stack, queens, level, out, budget, allow, TORUS)
+    return _fill_variant_rows_of(n, base, stack, queens, level, out, budget, allow, KNIGHT)
+
+
+@njit(**JIT)
+def _fill_variant_rows_of(n, base, stack, queens, level, out, budget, allow, variant):
+    """``_fill_solutions`` without the unrolled tail, for subproblems of few rows, for
+    constrained boards and for the variants (``variant``, a literal): the queen of row ``r``
+    may stand only on the squares of ``allow[r]`` (apply ``allow[base]``, and the knights'
+    squares of row ``base``, to the cursor's first row yourself).
 
     Writes at most ``out.shape[0]`` rows (``int8``, ``out[k, row] == column``) and returns how
     many it wrote. It also returns after about ``budget`` squares tried, so that callers can
@@ -527,10 +597,10 @@ def _fill_rows(n, base, stack, queens, level, out, budget, allow):
             steps += 1
             bit = free & -free
             free ^= bit
-            next_cols = cols | bit
-            next_diag = (diag | bit) << 1
-            next_anti = (anti | bit) >> 1
-            next_free = ~(next_cols | next_diag | next_anti) & allow[d + 1]
+            next_cols, next_diag, next_anti = _down(variant, n, cols, diag, anti, bit)
+            above = np.int64(1) << np.int64(queens[d - 1]) if d >= 1 else np.int64(0)
+            next_free = ~(next_cols | next_diag | next_anti | _knight(variant, bit, above)) \
+                & allow[d + 1]
             if next_free != 0:
                 queens[d] = trailing_zeros(bit)
                 if d == top:

@@ -7,12 +7,14 @@ random probes (D. E. Knuth, Math. Comp. 29 (1975) 121-136): a probe walks down f
 subproblem, choosing one free square per row uniformly at random, and the product of the
 numbers of free squares it met estimates the nodes of each depth it reached, without bias;
 its last ``tail`` rows are counted exactly below the node it reached and weighted by that
-product. See ``_common`` for the masks and the states.
+product. See ``_common`` for the masks, the states and the variants (``variant``: a constant
+of each entry point; the ``_variant`` entry points search the toroidal and superqueen boards).
 """
 import numpy as np
 from numba import njit
 
-from ._common import JIT, JIT_INLINE, TAIL_ROWS, _full_mask
+from ._common import (JIT, JIT_INLINE, KNIGHT, TAIL_ROWS, TORUS, _down, _full_mask, _knight,
+                      _prefix_knight)
 from .bitboard import _count_tail
 
 
@@ -32,27 +34,30 @@ _PROFILE_STEP_ROWS = 6
 
 
 @njit(**JIT)
-def _profile_start(full, row, cols, diag, anti, stack, level):
-    """Set a profile cursor to the node of depth ``row`` whose masks are given: ``stack``,
-    ``(n + 1, 4)`` int64, holds the registers ``(free, cols, diag, anti)`` of each level of
-    the search below it; ``level``, ``(2,)`` int64, the level to resume (``level[0]``, -1
-    once the search is over) and the node's depth (``level[1]``)."""
-    stack[0, 0] = ~(cols | diag | anti) & full
+def _profile_start(full, row, cols, diag, anti, near, above, stack, level):
+    """Set a profile cursor to the node of depth ``row`` whose masks are given (``near``,
+    ``above``: its knights, see ``_common._prefix_knight``): ``stack``, ``(n + 1, 4)`` int64,
+    holds the registers ``(free, cols, diag, anti)`` of each level of the search below it;
+    ``level``, ``(3,)`` int64, the level to resume (``level[0]``, -1 once the search is
+    over), the node's depth (``level[1]``) and ``above`` (``level[2]``)."""
+    stack[0, 0] = ~(cols | diag | anti | near) & full
     stack[0, 1] = cols
     stack[0, 2] = diag
     stack[0, 3] = anti
     level[0] = 0
     level[1] = row
+    level[2] = above
 
 
 @njit(**JIT)
-def _profile_cursor(full, limit, stack, level, out, budget):
+def _profile_cursor(n, limit, stack, level, out, budget, variant):
     """Continue a profile cursor (``_profile_start``) for about ``budget`` steps: add to
     ``out[k]`` the nodes of depth ``k`` (``k <= limit``) it visits below its node. A step is
     a return from a node of ``_PROFILE_STEP_ROWS - 1`` rows or more above ``limit``, with the
     search below it.
     Returns the steps taken; ``level[0]`` is -1 once the search is over, else the cursor is
     saved in place for the next call."""
+    full = _full_mask(n)
     sp = level[0]
     row = level[1]
     if sp < 0:
@@ -67,6 +72,10 @@ def _profile_cursor(full, limit, stack, level, out, budget):
     left = np.int64(budget)
     last = limit - row - 1  # the level whose children are the last depth
     shallow = limit - row - _PROFILE_STEP_ROWS  # a child of a level below it is a step
+    first_above = level[2]  # the queen above level 0; deeper, the difference of two ``cols``
+    above = first_above
+    if variant & KNIGHT and sp > 0:
+        above = cols & ~stack[sp - 1, 1]
     while True:
         if free != 0:
             child = row + sp + 1
@@ -82,10 +91,11 @@ def _profile_cursor(full, limit, stack, level, out, budget):
             stack[sp, 2] = diag
             stack[sp, 3] = anti
             sp += 1
-            cols = cols | bit
-            diag = (diag | bit) << 1
-            anti = (anti | bit) >> 1
-            free = ~(cols | diag | anti) & full
+            near = _knight(variant, bit, above)
+            cols, diag, anti = _down(variant, n, cols, diag, anti, bit)
+            free = ~(cols | diag | anti | near) & full
+            if variant & KNIGHT:
+                above = bit
         elif sp == 0:
             break
         else:
@@ -99,30 +109,53 @@ def _profile_cursor(full, limit, stack, level, out, budget):
             cols = stack[sp, 1]
             diag = stack[sp, 2]
             anti = stack[sp, 3]
+            if variant & KNIGHT:
+                above = cols & ~stack[sp - 1, 1] if sp > 0 else first_above
     level[0] = -1
     return budget - left
 
 
 @njit(**JIT)
-def _profile_below(full, row, limit, cols, diag, anti, stack, out):
+def _profile_below(n, row, limit, cols, diag, anti, near, above, stack, out, variant):
     """Add to ``out[k]`` the nodes of depth ``k`` (``row < k <= limit``) below the node of
     depth ``row`` whose masks are given (the whole search, no budget); ``stack``, ``(limit +
     1, 4)`` int64, is work space."""
-    level = np.empty(2, dtype=np.int64)
-    _profile_start(full, row, cols, diag, anti, stack, level)
-    _profile_cursor(full, limit, stack, level, out, np.int64(1) << 62)
+    level = np.empty(3, dtype=np.int64)
+    _profile_start(_full_mask(n), row, cols, diag, anti, near, above, stack, level)
+    _profile_cursor(n, limit, stack, level, out, np.int64(1) << 62, variant)
 
 
 @njit(**JIT)
 def _profile_run(n, states, depth, limit, weights, stack, level, below, out, budget):
+    """``_profile_run_of`` on the plain board."""
+    return _profile_run_of(n, states, depth, limit, weights, stack, level, below, out, budget,
+                           0)
+
+
+@njit(**JIT)
+def _profile_variant_run(n, states, depth, limit, weights, stack, level, below, out, budget,
+                         variant):
+    """``_profile_run_of`` on the board of ``variant`` (``TORUS``, else ``KNIGHT``)."""
+    if variant == TORUS:
+        return _profile_run_of(n, states, depth, limit, weights, stack, level, below, out,
+                               budget, TORUS)
+    return _profile_run_of(n, states, depth, limit, weights, stack, level, below, out,
+                           budget, KNIGHT)
+
+
+@njit(**JIT)
+def _profile_run_of(n, states, depth, limit, weights, stack, level, below, out, budget,
+                    variant):
     """Profile the subproblems ``states`` (``depth`` rows placed) in order, for about
     ``budget`` steps in all: add ``weights[i]`` times the nodes of each depth ``depth + 1 ..
     limit`` below each finished ``states[i]`` to ``out``, shape ``(n + 1,)``, int64.
 
-    ``budget`` counts steps (see ``_profile_cursor``). A subproblem may be left in progress: its cursor is ``stack``/``level`` (see
-    ``_profile_start``; ``level[0] >= 0``) and its nodes so far are in ``below``, ``(n +
-    1,)`` int64; the next call, given the states from that one on, goes on with it. With
+    ``budget`` counts steps (see ``_profile_cursor``). A subproblem may be left in
+    progress: its cursor is ``stack``/``level`` (see ``_profile_start``; ``level[0] >= 0``)
+    and its nodes so far are in ``below``, ``(n + 1,)`` int64;
+    the next call, given the states from that one on, goes on with it. With
     ``level[0] == -1`` the call starts ``states[0]``. Returns the subproblems finished.
+    ``level``: ``(3,)`` int64 (see ``_profile_start``).
     """
     full = _full_mask(n)
     used = np.int64(0)
@@ -131,9 +164,11 @@ def _profile_run(n, states, depth, limit, weights, stack, level, below, out, bud
         if level[0] < 0:
             for k in range(n + 1):
                 below[k] = 0
+            near, above = _prefix_knight(variant, states[done], depth)
             _profile_start(full, depth, states[done, 0], states[done, 1], states[done, 2],
-                           stack, level)
-        used += _profile_cursor(full, limit, stack, level, below, max(budget - used, 1))
+                           near, above, stack, level)
+        used += _profile_cursor(n, limit, stack, level, below, max(budget - used, 1),
+                                variant)
         if level[0] >= 0:
             break
         for k in range(depth + 1, limit + 1):
@@ -150,39 +185,51 @@ def _profile_states(n, states, depth, limit, weights, out):
     subproblem ``states[i]`` (``depth`` rows placed) to ``out``, shape ``(n + 1,)``, int64
     (the whole search, no budget)."""
     stack = np.empty((n + 1, 4), dtype=np.int64)
-    level = np.full(2, -1, dtype=np.int64)
+    level = np.full(3, -1, dtype=np.int64)
     below = np.zeros(n + 1, dtype=np.int64)
     _profile_run(n, states, depth, limit, weights, stack, level, below, out,
                  np.int64(1) << 62)
 
 
 @njit(**JIT)
-def _count_below(n, full, row, cols, diag, anti, stack):
-    """The completions of the node of depth ``row`` whose masks are given: an explicit-stack
-    search down to the unrolled tail of ``TAIL_ROWS`` rows (or to the last row, for fewer
-    rows). ``stack``, ``(n + 1, 4)`` int64, is work space."""
+def _profile_variant_states(n, states, depth, limit, weights, out, variant):
+    """``_profile_states`` on the board of ``variant`` (``TORUS``, else ``KNIGHT``)."""
+    stack = np.empty((n + 1, 4), dtype=np.int64)
+    level = np.full(3, -1, dtype=np.int64)
+    below = np.zeros(n + 1, dtype=np.int64)
+    _profile_variant_run(n, states, depth, limit, weights, stack, level, below, out,
+                         np.int64(1) << 62, variant)
+
+
+@njit(**JIT)
+def _count_below(n, full, row, cols, diag, anti, near, above, stack, variant):
+    """The completions of the node of depth ``row`` whose masks are given (``near``,
+    ``above``: its knights, see ``_common._prefix_knight``): an explicit-stack search down
+    to the unrolled tail of ``TAIL_ROWS`` rows (or to the last row, for fewer rows).
+    ``stack``, ``(n + 1, 4)`` int64, is work space."""
     rows = n - row
     if rows == 0:
         return np.int64(1)
     stop = TAIL_ROWS if rows >= TAIL_ROWS else 1  # rows left where the search ends
     if rows == stop:
         if stop == TAIL_ROWS:
-            return _count_tail(full, cols, diag, anti)
-        return np.int64(1) if (~(cols | diag | anti) & full) != 0 else np.int64(0)
+            return _count_tail(variant, n, full, cols, diag, anti, near, above)
+        return np.int64(1) if (~(cols | diag | anti | near) & full) != 0 else np.int64(0)
     count = np.int64(0)
-    free = ~(cols | diag | anti) & full
+    free = ~(cols | diag | anti | near) & full
+    first_above = above
     sp = 0
     while True:
         if free != 0:
             bit = free & -free
             free ^= bit
-            next_cols = cols | bit
-            next_diag = (diag | bit) << 1
-            next_anti = (anti | bit) >> 1
+            next_cols, next_diag, next_anti = _down(variant, n, cols, diag, anti, bit)
+            next_near = _knight(variant, bit, above)
             if rows - sp - 1 == stop:  # the child has ``stop`` rows left: count them
                 if stop == TAIL_ROWS:
-                    count += _count_tail(full, next_cols, next_diag, next_anti)
-                elif (~(next_cols | next_diag | next_anti) & full) != 0:
+                    count += _count_tail(variant, n, full, next_cols, next_diag, next_anti,
+                                         next_near, bit)
+                elif (~(next_cols | next_diag | next_anti | next_near) & full) != 0:
                     count += 1
             else:
                 stack[sp, 0] = free
@@ -193,7 +240,9 @@ def _count_below(n, full, row, cols, diag, anti, stack):
                 cols = next_cols
                 diag = next_diag
                 anti = next_anti
-                free = ~(cols | diag | anti) & full
+                free = ~(cols | diag | anti | next_near) & full
+                if variant & KNIGHT:
+                    above = bit
         elif sp == 0:
             break
         else:
@@ -202,11 +251,33 @@ def _count_below(n, full, row, cols, diag, anti, stack):
             cols = stack[sp, 1]
             diag = stack[sp, 2]
             anti = stack[sp, 3]
+            if variant & KNIGHT:
+                above = cols & ~stack[sp - 1, 1] if sp > 0 else first_above
     return count
 
 
 @njit(**JIT)
 def _probe_states(n, states, depth, tail, first, n_probes, base, extra, rng, sums, squares):
+    """``_probe_states_of`` on the plain board."""
+    _probe_states_of(n, states, depth, tail, first, n_probes, base, extra, rng, sums, squares,
+                     0)
+
+
+@njit(**JIT)
+def _probe_variant_states(n, states, depth, tail, first, n_probes, base, extra, rng, sums,
+                          squares, variant):
+    """``_probe_states_of`` on the board of ``variant`` (``TORUS``, else ``KNIGHT``)."""
+    if variant == TORUS:
+        _probe_states_of(n, states, depth, tail, first, n_probes, base, extra, rng, sums,
+                         squares, TORUS)
+    else:
+        _probe_states_of(n, states, depth, tail, first, n_probes, base, extra, rng, sums,
+                         squares, KNIGHT)
+
+
+@njit(**JIT)
+def _probe_states_of(n, states, depth, tail, first, n_probes, base, extra, rng, sums, squares,
+                     variant):
     """Random probes ``first .. first + n_probes - 1`` of an estimate, below the subproblems
     ``states`` (``depth`` rows placed).
 
@@ -243,13 +314,14 @@ def _probe_states(n, states, depth, tail, first, n_probes, base, extra, rng, sum
         cols = states[s, 0]
         diag = states[s, 1]
         anti = states[s, 2]
+        near, above = _prefix_knight(variant, states[s], depth)
         weight = 1.0
         row = depth
         if levels:
             for k in range(n + 1):
                 value[k] = 0.0
         while n - row > tail:
-            free = ~(cols | diag | anti) & full
+            free = ~(cols | diag | anti | near) & full
             choices = _popcount(free)
             if choices == 0:
                 weight = 0.0
@@ -258,9 +330,10 @@ def _probe_states(n, states, depth, tail, first, n_probes, base, extra, rng, sum
                 free &= free - 1  # drop the lowest free squares before the chosen one
             bit = free & -free
             weight *= choices
-            cols = cols | bit
-            diag = (diag | bit) << 1
-            anti = (anti | bit) >> 1
+            near = _knight(variant, bit, above)
+            if variant & KNIGHT:
+                above = bit
+            cols, diag, anti = _down(variant, n, cols, diag, anti, bit)
             row += 1
             if levels:
                 value[row] = weight
@@ -269,7 +342,7 @@ def _probe_states(n, states, depth, tail, first, n_probes, base, extra, rng, sum
             if weight != 0.0:
                 for k in range(n + 1):
                     below[k] = 0
-                _profile_below(full, row, n, cols, diag, anti, stack, below)
+                _profile_below(n, row, n, cols, diag, anti, near, above, stack, below, variant)
                 for k in range(row + 1, n + 1):
                     value[k] = weight * below[k]
             for k in range(depth + 1, n + 1):
@@ -277,6 +350,7 @@ def _probe_states(n, states, depth, tail, first, n_probes, base, extra, rng, sum
                 squares[i, k] += value[k] * value[k]
         else:
             if weight != 0.0:
-                weight *= _count_below(n, full, row, cols, diag, anti, stack)
+                weight *= _count_below(n, full, row, cols, diag, anti, near, above, stack,
+                                       variant)
             sums[i, 0] += weight
             squares[i, 0] += weight * weight

@@ -1,7 +1,8 @@
 """Kernel of the search trace: the plain depth-first search, event by event."""
+import numpy as np
 from numba import njit
 
-from ._common import JIT, _full_mask, trailing_zeros
+from ._common import JIT, _down, _full_mask, _knight, trailing_zeros
 
 
 TRACE_PLACE = 0
@@ -10,11 +11,11 @@ TRACE_SOLUTION = 2
 
 
 @njit(**JIT)
-def _trace_search(n, allow, events, stack):
+def _trace_search(n, allow, events, stack, variant):
     """Record the plain depth-first search as events: ``(kind, row, column)`` rows.
 
     The search of ``_fill_rows`` (lowest free square first, row ``r`` limited to
-    ``allow[r]``), step by step: a queen placed (``TRACE_PLACE``), taken back when its row
+    ``allow[r]``, on the board of ``variant``: see ``_common``), step by step: a queen placed (``TRACE_PLACE``), taken back when its row
     moves on or the search backtracks (``TRACE_REMOVE``), and each complete board
     (``TRACE_SOLUTION``, row and column -1). Writes at most ``events.shape[0]`` events
     (``int64``, shape ``(max_events, 3)``) and returns how many. ``stack``: work space,
@@ -68,13 +69,13 @@ def _trace_search(n, allow, events, stack):
                 events[written, 2] = -1
                 written += 1
             continue
-        c = cols[d] | bit
-        dg = (diag[d] | bit) << 1
-        an = (anti[d] | bit) >> 1
+        c, dg, an = _down(variant, n, cols[d], diag[d], anti[d], bit)
+        above = np.int64(1) << queens[d - 1] if d >= 1 else np.int64(0)
+        near = _knight(variant, bit, above)
         d += 1
         cols[d] = c
         diag[d] = dg
         anti[d] = an
-        free[d] = ~(c | dg | an) & full & allow[d]
+        free[d] = ~(c | dg | an | near) & full & allow[d]
         queens[d] = -1
     return written

@@ -1,0 +1,87 @@
+"""Single-thread counts of toroidal queens and superqueens, the speed-up of each symmetry,
+and a plain C bitboard search of the same boards, in one run.
+
+    python benchmarks/bench_variants.py [--torus 13 17 19 23] [--superqueen 15 16 17 18]
+                                        [--repeat 2]
+
+For each board: ``count_solutions(n, n_threads=1, ...)`` (the torus with the first-row queen
+in column 0, times n; superqueens with mirror halving), the same search without its symmetry
+(every first-row column), and, where ``gcc`` is found, ``variants_reference.c`` compiled with
+``-O3 -march=native``: a recursive bitboard counter, the torus with the column shift and
+superqueens without symmetry. Prints the best of ``--repeat`` runs and the ratios (C time /
+ours: above 1, ours is faster). Compare ratios, not absolute times, on a shared machine.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import tempfile
+
+import numpy as np
+
+import nqueens_numba as nq
+from _timing import best
+from nqueens_numba import _runner, _split
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def without_symmetry(n, variant):
+    """The count of every first-row column, one thread (the search the symmetry saves)."""
+    split = _split.count_split(n, "halving", 1, halving=False, variant=variant)
+    return split.total(_runner.run_split(split, 1))
+
+
+def c_reference(folder):
+    """The compiled C reference, or ``None`` without gcc."""
+    if shutil.which("gcc") is None:
+        return None
+    exe = os.path.join(folder, "variants_reference")
+    subprocess.run(["gcc", "-O3", "-march=native", "-o", exe,
+                    os.path.join(HERE, "variants_reference.c")], check=True)
+    return exe
+
+
+def c_time(exe, board, n, repeat):
+    times = []
+    for _ in range(repeat):
+        out = subprocess.run([exe, board, str(n)], check=True, capture_output=True,
+                             text=True).stdout.split()
+        times.append(float(out[1]))
+    return min(times), int(out[0])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--torus", type=int, nargs="*", default=[13, 17, 19, 23])
+    parser.add_argument("--superqueen", type=int, nargs="*", default=[15, 16, 17, 18])
+    parser.add_argument("--repeat", type=int, default=2)
+    args = parser.parse_args()
+    nq.count_solutions(11, torus=True, n_threads=1)  # compile or load the kernels first
+    nq.count_solutions(11, piece="superqueen", n_threads=1)
+    without_symmetry(11, nq._kernels.TORUS)
+    without_symmetry(11, nq._kernels.KNIGHT)
+    with tempfile.TemporaryDirectory() as folder:
+        exe = c_reference(folder)
+        print(f"{'board':<11} {'n':>3} {'count':>14} {'ours s':>9} {'no symmetry s':>14} "
+              f"{'symmetry x':>11} {'C s':>9} {'C / ours':>9}")
+        for board, sizes in (("torus", args.torus), ("superqueen", args.superqueen)):
+            keywords = {"torus": True} if board == "torus" else {"piece": "superqueen"}
+            variant = nq._kernels.TORUS if board == "torus" else nq._kernels.KNIGHT
+            for n in sizes:
+                ours, total = best(lambda: nq.count_solutions(n, n_threads=1, **keywords),
+                                   args.repeat)
+                plain, total_plain = best(lambda: without_symmetry(n, variant), 1)
+                assert total == total_plain
+                line = (f"{board:<11} {n:>3} {total:>14,} {ours:>9.3f} {plain:>14.3f} "
+                        f"{plain / ours:>11.1f}")
+                if exe is not None:
+                    c, total_c = c_time(exe, board, n, args.repeat)
+                    assert total_c == total
+                    line += f" {c:>9.3f} {c / ours:>9.2f}"
+                print(line, flush=True)
+
+
+if __name__ == "__main__":
+    np.seterr(all="raise")
+    main()
