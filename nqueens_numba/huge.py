@@ -5,6 +5,8 @@ solution is easy for any n: :func:`construct` writes one down in O(n), and
 :func:`find_solution` completes pre-placed queens by min-conflicts repair (kernel
 ``_min_conflicts``).
 """
+import math
+
 import numpy as np
 
 from . import _kernels, _validate, config
@@ -42,13 +44,17 @@ def _check_huge_n(n):
     return n
 
 
-def construct(n):
+def construct(n, *, torus=False):
     """One solution for any ``n``, written down in O(n) time and memory.
 
     Parameters
     ----------
     n : int
-        Board order, ``0 <= n <= 10**9``, not 2 or 3.
+        Board order, ``0 <= n <= 10**9``, not 2 or 3 (with ``torus``: ``gcd(n, 6) == 1``,
+        or ``n <= 1``).
+    torus : bool, optional
+        A toroidal solution (the diagonals wrap around the board's edges), also a solution
+        of the ordinary board: the linear one, ``queens[i] == 2 * i mod n``.
 
     Returns
     -------
@@ -62,7 +68,8 @@ def construct(n):
     TypeError
         If ``n`` is not an integer.
     ValueError
-        If ``n`` is 2 or 3 (no solution exists) or outside ``0..10**9``.
+        If ``n`` is 2 or 3 (no solution exists) or outside ``0..10**9``; with ``torus``, if
+        ``gcd(n, 6) != 1`` and ``n > 1`` (Polya, 1921: no toroidal solution exists).
 
     See Also
     --------
@@ -81,6 +88,8 @@ def construct(n):
        the m queens problem", Mathematics Magazine 42 (2), 1969, 66-72.
     .. [2] B. Bernhardsson, "Explicit solutions to the N-queens problem for all N", ACM
        SIGART Bulletin 2 (2), 1991, 7.
+    .. [3] G. Polya, "Uber die 'doppelt-periodischen' Losungen des n-Damen-Problems", in W.
+       Ahrens, Mathematische Unterhaltungen und Spiele, vol. 2, Teubner, 1921, 364-374.
 
     Examples
     --------
@@ -89,9 +98,16 @@ def construct(n):
     >>> from nqueens_numba import is_solution
     >>> all(is_solution(construct(n)) for n in [1, 4, 5, 100, 1001])
     True
+    >>> construct(7, torus=True)
+    array([0, 2, 4, 6, 1, 3, 5], dtype=int8)
     """
     n = _check_huge_n(n)
     dtype = _validate.placement_dtype(n)
+    if _validate.flag(torus, "torus"):
+        if n > 1 and math.gcd(n, 6) != 1:
+            raise ValueError(f"the toroidal {n}-queens problem has no solution: it has one "
+                             f"exactly when gcd(n, 6) == 1 (n = 1, 5, 7, 11, 13, ...)")
+        return ((2 * np.arange(n, dtype=np.int64)) % max(n, 1)).astype(dtype)
     evens = np.arange(2, n + 1, 2, dtype=dtype)
     odds = np.arange(1, n + 1, 2, dtype=dtype)
     if n % 6 == 2:  # 1 and 3 swap places, 5 goes last

@@ -222,8 +222,10 @@ def _label_step(n, cell, width):
     return step
 
 
-def _attacked_squares(queens):
-    """``(n, n)`` bool: squares attacked by the queens (their own squares excluded)."""
+def _attacked_squares(queens, piece="queen", torus=False):
+    """``(n, n)`` bool: squares attacked by the queens (their own squares excluded): along
+    rows, columns and diagonals (wrapping around the edges on the torus), and a knight's move
+    away for superqueens."""
     n = len(queens)
     rows = np.flatnonzero(queens >= 0)
     cols = queens[rows]
@@ -231,7 +233,14 @@ def _attacked_squares(queens):
     c = np.arange(n)[None, :]
     hit = np.zeros((n, n), dtype=bool)
     for qr, qc in zip(rows, cols):
-        hit |= (r == qr) | (c == qc) | (r - c == qr - qc) | (r + c == qr + qc)
+        if torus:
+            hit |= ((r == qr) | (c == qc) | ((r - c - qr + qc) % n == 0)
+                    | ((r + c - qr - qc) % n == 0))
+        else:
+            hit |= (r == qr) | (c == qc) | (r - c == qr - qc) | (r + c == qr + qc)
+        if piece == "superqueen":
+            dr, dc = np.abs(r - qr), np.abs(c - qc)
+            hit |= ((dr == 1) & (dc == 2)) | ((dr == 2) & (dc == 1))
     hit[rows, cols] = False
     return hit
 
@@ -268,7 +277,8 @@ def _runs_path(mask, x0, y0, cell):
     return "".join(parts)
 
 
-def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None):
+def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, piece="queen",
+           torus=False):
     """One board as an SVG image: light and dark squares, queens, labels.
 
     Parameters
@@ -288,6 +298,10 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None):
         Shade the squares the queens attack.
     title : str, optional
         A caption above the board.
+    piece : {"queen", "superqueen"}, optional
+    torus : bool, optional
+        The board whose attacks ``attacks`` shades: superqueens also attack a knight's move
+        away; on the torus the diagonals wrap around the edges.
 
     Returns
     -------
@@ -344,7 +358,7 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None):
     if title is not None:
         out.append(f'<text x="{width / 2:.10g}" y="{title_font * 1.1:.10g}" text-anchor="middle" '
                    f'font-size="{title_font:.10g}">{escape(str(title))}</text>')
-    hit = _attacked_squares(q) if attacks else None
+    hit = _attacked_squares(q, *_validate.board(piece, torus)) if attacks else None
     if n <= SQUARES_MAX_N:
         for r in range(n):
             for c in range(n):
@@ -427,13 +441,14 @@ class BoardGrid:
     """
 
     def __init__(self, solutions, max_boards=24, columns=None, cell=None, orbit_sizes=None,
-                 attacks=False):
+                 attacks=False, piece="queen", torus=False):
         self.solutions = _as_placements(solutions, 2, partial=True, or_one=True)
         self.max_boards = _validate.in_range(max_boards, "max_boards", 0)
         self.columns = None if columns is None else _validate.in_range(columns, "columns", 1)
         n = self.solutions.shape[1]
         self.cell = _auto_cell(n, GRID_BOARD_PIXELS) if cell is None else _check_cell(cell)
         self.attacks = _validate.flag(attacks, "attacks")
+        self.piece, self.torus = _validate.board(piece, torus)
         self.orbit_sizes = (None if orbit_sizes is None
                             else _validate.integer_array(orbit_sizes))
         if orbit_sizes is not None and self.orbit_sizes is None:
@@ -467,7 +482,7 @@ class BoardGrid:
         cells = []
         for i in range(self.shown):
             svg = to_svg(self.solutions[i], cell=self.cell, coordinates=False,
-                         attacks=self.attacks)
+                         attacks=self.attacks, piece=self.piece, torus=self.torus)
             cells.append(f'<figure style="margin:0;text-align:center">{svg}'
                          f'<figcaption style="font:12px sans-serif">'
                          f'{html.escape(self._caption(i))}</figcaption></figure>')
@@ -500,7 +515,7 @@ class BoardGrid:
 
 
 def show(solutions, *, max_boards=24, columns=None, cell=None, orbit_sizes=None,
-         attacks=False):
+         attacks=False, piece="queen", torus=False):
     """Display boards now: a grid of drawn boards in Jupyter, text boards elsewhere.
 
     In IPython (a notebook, or the terminal shell) the boards go to
@@ -524,6 +539,8 @@ def show(solutions, *, max_boards=24, columns=None, cell=None, orbit_sizes=None,
         :func:`~nqueens_numba.orbit_size` of the boards).
     attacks : bool, optional
         Shade attacked squares.
+    piece, torus : optional
+        The board whose attacks are shaded, as in :func:`to_svg`.
 
     Returns
     -------
@@ -555,7 +572,7 @@ def show(solutions, *, max_boards=24, columns=None, cell=None, orbit_sizes=None,
     .Q..
     """
     grid = BoardGrid(solutions, max_boards=max_boards, columns=columns, cell=cell,
-                     orbit_sizes=orbit_sizes, attacks=attacks)
+                     orbit_sizes=orbit_sizes, attacks=attacks, piece=piece, torus=torus)
     if _in_ipython():
         from IPython.display import display
 
@@ -584,7 +601,8 @@ def _queen_glyph():
     return Path(vertices, glyph.codes)
 
 
-def plot_board(queens, ax=None, *, attacks=False, coordinates=True):
+def plot_board(queens, ax=None, *, attacks=False, coordinates=True, piece="queen",
+               torus=False):
     """Draw one board with matplotlib (for figures in papers).
 
     Parameters
@@ -598,6 +616,8 @@ def plot_board(queens, ax=None, *, attacks=False, coordinates=True):
         Shade the attacked squares.
     coordinates : bool or {"index", "chess"}, optional
         Label rows and columns as in :func:`to_svg` (thinned to fit the axes).
+    piece, torus : optional
+        The board whose attacks are shaded, as in :func:`to_svg`.
 
     Returns
     -------
@@ -627,6 +647,7 @@ def plot_board(queens, ax=None, *, attacks=False, coordinates=True):
     q = _as_placements(queens, 1, partial=True)
     style = _coordinates(coordinates)
     attacks = _validate.flag(attacks, "attacks")
+    board = _validate.board(piece, torus)
     n = len(q)
     if ax is None:
         side = min(max(FIGURE_INCHES[0], 0.4 * n), FIGURE_INCHES[1])
@@ -636,7 +657,7 @@ def plot_board(queens, ax=None, *, attacks=False, coordinates=True):
     ax.imshow(pattern, cmap=ListedColormap([LIGHT, DARK]), extent=extent, vmin=0, vmax=1,
               interpolation="nearest")
     if attacks:
-        overlay = np.where(_attacked_squares(q), 1.0, np.nan)
+        overlay = np.where(_attacked_squares(q, *board), 1.0, np.nan)
         ax.imshow(overlay, cmap=ListedColormap([ATTACKED]), alpha=0.35, extent=extent,
                   interpolation="nearest")
     rows = np.flatnonzero(q >= 0)
@@ -790,6 +811,8 @@ class TraceView:
             raise ValueError(f"the events place queens outside a board of n={n}")
         self.events = events
         self.n = n
+        metadata = events.dtype.metadata or {}
+        self.board = (metadata.get("piece", "queen"), metadata.get("torus", False))
         self.cell = _auto_cell(n, 360) if cell is None else _check_cell(cell)
         self._placements = np.full((len(events), n), -1, dtype=np.int64)
         current = np.full(n, -1, dtype=np.int64)
@@ -837,7 +860,7 @@ class TraceView:
         """The board after event ``step`` (default: the current one) as SVG."""
         step = self.step if step is None else step
         return to_svg(self.placement(step), cell=self.cell, attacks=True,
-                      title=self.describe(step))
+                      title=self.describe(step), piece=self.board[0], torus=self.board[1])
 
     def _repr_html_(self):
         return self.svg() if len(self) else "<em>empty trace</em>"

@@ -47,7 +47,8 @@ def trace(n, *, max_events=10_000, preplaced=None, piece="queen", torus=False):
         ``place``/``remove`` gives the partial placement at every step; at each
         ``"solution"`` it is a solution, in lexicographic order. A complete trace ends with
         every queen removed. The dtype's metadata records ``n`` and whether the trace is
-        complete (``events.dtype.metadata``), for :class:`~nqueens_numba.TraceView`.
+        complete, and its ``piece`` and ``torus`` (``events.dtype.metadata``), for
+        :class:`~nqueens_numba.TraceView`, which shades the attacks of that board.
 
     Raises
     ------
@@ -77,7 +78,8 @@ def trace(n, *, max_events=10_000, preplaced=None, piece="queen", torus=False):
     n = _validate.board_order(n)
     max_events = _validate.in_range(max_events, "max_events", 1, what="a positive integer")
     cons = check_constraints(n, preplaced, None)
-    variant = _split.variant_of(*_validate.board(piece, torus))
+    piece, torus = _validate.board(piece, torus)
+    variant = _split.variant_of(piece, torus)
     if variant and cons is not None:
         raise ValueError(f"{'torus=True' if torus else 'piece=' + repr(piece)} cannot be "
                          f"combined with pre-placed queens")
@@ -96,7 +98,8 @@ def trace(n, *, max_events=10_000, preplaced=None, piece="queen", torus=False):
         warnings.warn(f"trace({n}) stopped at max_events={max_events} before the search "
                       f"ended; pass a larger max_events for the whole search",
                       TraceTruncatedWarning, stacklevel=2)
-    dtype = np.dtype(TRACE_DTYPE, metadata={"n": n, "complete": complete})
+    dtype = np.dtype(TRACE_DTYPE, metadata={"n": n, "complete": complete, "piece": piece,
+                                            "torus": torus})
     events = np.empty(count, dtype=dtype)
     events["step"] = np.arange(count)
     events["kind"] = np.array(["place", "remove", "solution"])[raw[:count, 0]]

@@ -3,6 +3,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import nqueens_numba as nq
@@ -12,6 +13,38 @@ from nqueens_numba.cli import main
 def test_count(capsys):
     assert main(["count", "10"]) == 0
     assert capsys.readouterr().out == "724\n"
+
+
+def test_variants(capsys, tmp_path):
+    assert main(["count", "13", "--torus"]) == 0
+    assert capsys.readouterr().out == "4524\n"
+    assert main(["count", "12", "--piece", "superqueen", "--threads", "1"]) == 0
+    assert capsys.readouterr().out == "156\n"
+    assert main(["count", "13", "--piece", "superqueen", "--fundamental"]) == 0
+    assert capsys.readouterr().out == "239\n"
+    assert main(["solve", "5", "--torus", "--format", "csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 10 and lines[0] == "0,2,4,1,3"
+    assert main(["solve", "10", "--piece", "superqueen", "-o", str(tmp_path / "s.npy")]) == 0
+    assert np.array_equal(np.load(tmp_path / "s.npy"), nq.solve(10, piece="superqueen"))
+    assert main(["estimate", "13", "--torus", "-S", "1e4", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    est = nq.estimate_count(13, torus=True, samples=10**4, seed=1)
+    assert f"estimate      {est.value:.7g}" in out and "exact" not in out
+    assert main(["profile", "8", "--piece", "superqueen"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        f"{k} {v}" for k, v in enumerate(nq.search_profile(8, piece="superqueen").tolist())]
+    for args, message in [
+            (["count", "8", "--torus", "--piece", "superqueen"],
+             "--piece superqueen cannot be combined with --torus"),
+            (["count", "8", "--torus", "--preplace", "0:1"],
+             "--torus cannot be combined with pre-placed queens"),
+            (["solve", "8", "--piece", "superqueen", "--preplace", "0:1"],
+             "--piece superqueen cannot be combined with pre-placed queens"),
+            (["count", "8", "--piece", "king"], "invalid choice: 'king'")]:
+        with pytest.raises(SystemExit) as info:
+            main(args)
+        assert info.value.code == 2 and message in capsys.readouterr().err, args
 
 
 def test_count_threads(capsys):

@@ -43,6 +43,19 @@ def test_totals_equal_local(client):
     assert dist.count_solutions(client, 12, method="halving") == A000170[12]
 
 
+def test_variant_totals_equal_local(client, tmp_path):
+    for n, total in [(0, 1), (7, 28), (11, 88), (13, 4524)]:
+        assert dist.count_solutions(client, n, torus=True) == total
+    for n, total in [(10, 4), (12, 156), (13, 1876)]:
+        assert dist.count_solutions(client, n, piece="superqueen", prefix_depth=2) == total
+    assert dist.count_solutions(client, 13, piece="superqueen", fundamental=True) == 239
+    path = tmp_path / "torus.json"
+    assert dist.count_solutions(client, 13, torus=True, checkpoint=path) == 4524
+    assert nq.count_solutions(13, torus=True, checkpoint=path) == 4524  # resumed locally
+    with pytest.raises(ValueError, match="torus=True cannot be combined with pre-placed"):
+        dist.count_solutions(client, 9, torus=True, preplaced={0: 1})
+
+
 @pytest.mark.parametrize("depth, tasks", [(2, 1), (3, 4), (5, 50)])
 def test_split_and_batches_do_not_change_the_total(client, depth, tasks):
     assert dist.count_solutions(client, 13, prefix_depth=depth, tasks_per_worker=tasks) == \

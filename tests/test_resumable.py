@@ -39,6 +39,9 @@ def _splits():
     for n, preplaced, blocked in [(11, {0: 1}, None), (12, None, np.eye(12, dtype=bool)),
                                   (11, {3: 4}, np.fliplr(np.eye(11, dtype=bool)))]:
         yield _split.count_split(n, "halving", 1, 1, check_constraints(n, preplaced, blocked))
+    # the variants' boards: toroidal queens, superqueens (knights checked on every level)
+    yield _split.count_split(13, "halving", 1, 2, variant=_kernels.TORUS)
+    yield _split.count_split(12, "halving", 1, 1, variant=_kernels.KNIGHT)
 
 
 @pytest.fixture
@@ -52,7 +55,8 @@ def tiny_budget(monkeypatch):
 # --------------------------------------------------------------------------- pieces
 
 
-@pytest.mark.parametrize("split", list(_splits()), ids=lambda s: f"{s.method}-{s.n}")
+@pytest.mark.parametrize("split", list(_splits()),
+                         ids=lambda s: f"{s.method}-{s.n}-{_split.board_name(s.variant)}")
 def test_pieces_split_at_random_add_up_to_each_subproblem(split):
     """Every subproblem run a few steps at a time, its search split at random moments and
     the pieces run in a random order, counts what one uninterrupted call counts."""
@@ -113,6 +117,15 @@ def test_constrained_counts_with_a_tiny_budget(tiny_budget, n, threads):
                               n_threads=threads) == expected
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_variant_counts_with_a_tiny_budget(tiny_budget, threads):
+    for n, total in [(7, 28), (11, 88), (13, 4524)]:
+        assert nq.count_solutions(n, torus=True, n_threads=threads) == total
+    for n, total in [(10, 4), (11, 44), (12, 156)]:
+        assert nq.count_solutions(n, piece="superqueen", n_threads=threads) == total
+    assert nq.search_profile(12, piece="superqueen", n_threads=threads)[-1] == 156
+
+
 def test_fundamental_and_orbits_with_a_tiny_budget(tiny_budget):
     assert nq.count_solutions(11, fundamental=True, n_threads=2) == 341
     assert nq.symmetry_classes(10, n_threads=2) == {8: 89, 4: 3}
@@ -148,6 +161,8 @@ CASES = [  # (n, keyword arguments, kernel, expected): subproblems deep enough t
      count_naive(10, blocked=np.eye(10, dtype=bool))),
     (10, dict(preplaced={3: 4}, prefix_depth=1), "_count_allowed_batch",
      count_naive(10, preplaced={3: 4})),
+    (13, dict(torus=True, prefix_depth=2), "_count_variant_batch", 4524),
+    (12, dict(piece="superqueen", prefix_depth=1), "_count_variant_batch", 156),
 ]
 
 

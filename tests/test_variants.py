@@ -122,3 +122,133 @@ def test_combinations_that_do_not_apply():
             nq.solve(8, blocked=np.eye(8, dtype=bool), **board)
         with pytest.raises(ValueError, match=f"{name} cannot be combined with method"):
             nq.count_solutions(8, method="symmetric", **board)
+
+
+# --------------------------------------------------------------------------- the rest of the API
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=["torus", "superqueen"])
+def test_streams_files_and_boards_equal_solve(board, tmp_path):
+    n = 11
+    sols = nq.solve(n, **board)
+    chunks = list(nq.iter_solutions(n, chunk_size=7, n_threads=2, **board))
+    assert all(1 <= len(c) <= 7 for c in chunks)
+    assert np.array_equal(np.concatenate(chunks), sols)
+    assert nq.save_solutions(tmp_path / "s.npy", n, **board) == len(sols)
+    assert np.array_equal(np.load(tmp_path / "s.npy"), sols)
+    assert nq.boards(n, **board) == nq.to_boards(sols)
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=["torus", "superqueen"])
+@pytest.mark.parametrize("n", [5, 7, 10, 11, 12, 13])
+def test_fundamental_solutions_and_orbit_classes(board, n):
+    sols = nq.solve(n, **board)
+    canonical = {tuple(nq.canonical_form(q).tolist()) for q in sols}
+    fundamental = nq.fundamental_solutions(n, **board)
+    assert [tuple(q) for q in fundamental.tolist()] == sorted(canonical)
+    assert nq.count_solutions(n, fundamental=True, **board) == len(canonical)
+    classes = nq.symmetry_classes(n, **board)
+    assert sum(classes.values()) == len(canonical)
+    assert sum(size * count for size, count in classes.items()) == len(sols)  # Burnside
+    if board == {"piece": "superqueen"} and n < len(A051224):
+        assert len(canonical) == A051224[n]
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=["torus", "superqueen"])
+def test_first_row_counts(board):
+    for n in (7, 11, 13):
+        counts = nq.first_row_counts(n, **board)
+        assert counts.dtype == np.int64 and counts.shape == (n,)
+        expected = np.bincount(nq.solve(n, **board)[:, 0], minlength=n)
+        assert np.array_equal(counts, expected)
+    if "torus" in board:  # the column shifts: every first-row column alike
+        assert len(set(nq.first_row_counts(13, torus=True).tolist())) == 1
+
+
+@pytest.mark.parametrize("board", BOARDS, ids=["torus", "superqueen"])
+def test_trace_replays_the_variant_search(board):
+    n = 7 if "torus" in board else 10
+    events = nq.trace(n, max_events=10**6, **board)
+    assert events.dtype.metadata["complete"]
+    placement = np.full(n, -1)
+    found = []
+    for kind, row, col in events[["kind", "row", "column"]].tolist():
+        if kind == "place":
+            placement[row] = col
+        elif kind == "remove":
+            placement[row] = -1
+        else:
+            found.append(placement.copy())
+    assert np.array_equal(np.array(found), nq.solve(n, **board))
+    view = nq.TraceView(events, step=len(events) // 2)
+    assert view.board == (board.get("piece", "queen"), board.get("torus", False))
+
+
+def test_profiles_against_the_oracle():
+    for board in BOARDS:
+        piece, torus = board.get("piece", "queen"), board.get("torus", False)
+        for n in range(1, 9):
+            expected = [0] * (n + 1)
+
+            def extend(rows):
+                expected[len(rows)] += 1
+                if len(rows) < n:
+                    for c in range(n):
+                        if not any(attacks_naive(r, q, len(rows), c, n, piece, torus)
+                                   for r, q in enumerate(rows)):
+                            extend(rows + [c])
+
+            extend([])
+            assert nq.search_profile(n, **board).tolist() == expected, (board, n)
+    for n, total in [(13, 4524), (14, 0)]:
+        assert nq.search_profile(n, torus=True)[-1] == total
+    assert nq.search_profile(14, piece="superqueen", n_threads=1)[-1] == A051223[14]
+
+
+@pytest.mark.parametrize("board, n, total", [({"torus": True}, 13, 4524),
+                                             ({"piece": "superqueen"}, 16, 202_900)])
+def test_estimates_of_the_variants(board, n, total):
+    est = nq.estimate_count(n, samples=2 * 10**5, seed=3, **board)
+    assert abs(est.value - total) < 4 * est.stderr
+    same = nq.estimate_count(n, samples=2 * 10**5, seed=3, n_threads=1, **board)
+    assert same == est
+    profile = nq.search_profile(n, samples=2 * 10**5, seed=3, **board)
+    assert profile.value[-1] == pytest.approx(est.value, rel=1e-12)
+    exact = nq.search_profile(n, **board)
+    fixed = profile.stderr == 0
+    assert np.array_equal(profile.value[fixed], exact[fixed])
+    z = (profile.value[~fixed] - exact[~fixed]) / profile.stderr[~fixed]
+    assert (np.abs(z) < 4).all()
+
+
+def test_construct_on_the_torus():
+    for n in (0, 1, 5, 7, 11, 13, 25, 35, 1001):
+        queens = nq.construct(n, torus=True)
+        assert len(queens) == n and nq.is_solution(queens, torus=True)
+        assert nq.is_solution(queens)  # and of the ordinary board
+    for n in (4, 6, 9, 15, 100):
+        with pytest.raises(ValueError, match="gcd"):
+            nq.construct(n, torus=True)
+    with pytest.raises(TypeError, match="torus"):
+        nq.construct(7, torus="yes")
+
+
+def test_drawings_shade_the_variant_attacks():
+    from nqueens_numba.render import _attacked_squares
+
+    rng = np.random.default_rng(2)
+    for n in (5, 8, 11):
+        q = np.where(rng.random(n) < 0.4, rng.integers(0, n, n), -1)
+        for piece, torus in [("queen", False), ("queen", True), ("superqueen", False)]:
+            hit = _attacked_squares(q, piece, torus)
+            for r in range(n):
+                for c in range(n):
+                    expected = q[r] != c and any(
+                        attacks_naive(qr, int(qc), r, c, n, piece, torus)
+                        for qr, qc in enumerate(q) if qc >= 0 and (qr, qc) != (r, c))
+                    assert hit[r, c] == expected, (q, piece, torus, r, c)
+    # a corner queen of n = 5: its row, column and diagonal, and the anti-diagonal that
+    # wraps from the corner across the board
+    for keywords, attacked in [({}, 12), ({"torus": True}, 16), ({"piece": "superqueen"}, 14)]:
+        svg = nq.to_svg([0, -1, -1, -1, -1], attacks=True, **keywords)
+        assert svg.count('class="attacked"') == attacked
