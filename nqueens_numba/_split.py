@@ -173,11 +173,16 @@ def _split_target(n, n_threads):
     return min(max(config.TASKS_PER_THREAD * n_threads, by_size), config.MAX_SUBPROBLEMS)
 
 
-def _prefix_states(n, depth, first_limit, allow, before=0):
-    """The prefix states of ``depth`` rows (kernel ``_enumerate_prefixes``); ``ValueError``
-    when they and ``before`` others exceed ``config.MAX_SUBPROBLEMS``."""
+def _prefix_states(n, depth, first_limit, allow, before=0, variant=0):
+    """The prefix states of ``depth`` rows (kernel ``_enumerate_prefixes``, or
+    ``_enumerate_variant_prefixes`` on the board of ``variant``); ``ValueError`` when they
+    and ``before`` others exceed ``config.MAX_SUBPROBLEMS``."""
     most = config.MAX_SUBPROBLEMS - before
-    states, found = _kernels._enumerate_prefixes(n, depth, first_limit, allow, most)
+    if variant:
+        states, found = _kernels._enumerate_variant_prefixes(n, depth, first_limit, allow,
+                                                             most, variant)
+    else:
+        states, found = _kernels._enumerate_prefixes(n, depth, first_limit, allow, most)
     if found > most:
         raise ValueError(
             f"prefix_depth={depth} makes more than {config.MAX_SUBPROBLEMS:,} subproblems for "
@@ -220,34 +225,28 @@ def _variant_prefixes(n, first_limit, variant, target, prefix_depth=None, shallo
     the first-row queen in columns ``0 .. first_limit - 1``: ``(states, depth)``, at least
     ``shallowest`` rows unless ``prefix_depth`` is given."""
     def enumerate_depth(depth):
-        most = config.MAX_SUBPROBLEMS
-        states, found = _kernels._enumerate_variant_prefixes(n, depth, first_limit, most,
-                                                             variant)
-        if found > most:
-            raise ValueError(
-                f"prefix_depth={depth} makes more than {most:,} subproblems for n={n} "
-                f"(config.MAX_SUBPROBLEMS); choose a smaller prefix_depth")
-        return states
+        return _prefix_states(n, depth, first_limit, no_constraints(n), 0, variant)
 
     high = _depth_range(n, "halving")[1]
     return _grow(enumerate_depth, shallowest, min(high, config.MAX_SPLIT_DEPTH), target,
                  prefix_depth)
 
 
-def _symmetric_prefixes(n, target, prefix_depth=None):
+def _symmetric_prefixes(n, target, prefix_depth=None, variant=0):
     """Prefix states of the symmetric search: ``(states, depth)``.
 
     At least two rows (the second row of a first-row queen in the middle column is
     restricted to its left half) and at most ``n - TAIL_ROWS - 1``, so that the kernel's
     unrolled tail fits below. The prefixes of each first-row column ``b`` (``1 .. (n - 1) //
     2``: never a corner) are those of the plain search with the rows limited as the
-    symmetric search limits them below ``b`` (``_symmetric_allow``), in order.
+    symmetric search limits them below ``b`` (``_symmetric_allow``), in order (on the board
+    of ``variant``: superqueens).
     """
     def enumerate_depth(depth):
         parts = []
         for b in range(1, (n - 1) // 2 + 1):
             allow = _kernels._symmetric_allow(n, b)
-            parts.append(_prefix_states(n, depth, n, allow, sum(map(len, parts))))
+            parts.append(_prefix_states(n, depth, n, allow, sum(map(len, parts)), variant))
         return np.concatenate(parts)
 
     low, high = _depth_range(n, "symmetric")
@@ -348,10 +347,12 @@ class CountJob:
 
     def __call__(self, states):
         """The results of every state of a batch, in one kernel call (no budget)."""
-        if self.variant:
+        if self.method == "symmetric":
+            count = (_kernels._count_symmetric_variant_states if self.variant
+                     else _kernels._count_symmetric_states)
+            out = count(self.n, states, self.depth)
+        elif self.variant:
             out = _kernels._count_variant_states(self.n, states, self.depth, self.variant)
-        elif self.method == "symmetric":
-            out = _kernels._count_symmetric_states(self.n, states, self.depth)
         elif self.allow is not None:
             out = _kernels._count_allowed_states(self.n, states, self.depth, self.allow)
         else:
@@ -384,14 +385,15 @@ class CountJob:
         ``piece`` (started, or not when the budget ran out between two states). A piece's
         ``partial`` and ``counts[0]`` of a resumed piece are this piece's results alone.
         """
-        if self.variant:
+        if self.method == "symmetric":
+            run = (_kernels._count_symmetric_variant_run if self.variant
+                   else _kernels._count_symmetric_run)
+            counts, done = run(self.n, states, self.depth, piece.stack, piece.level,
+                               piece.partial, np.empty((2, self.n), dtype=np.int64), budget)
+        elif self.variant:
             counts, done = _kernels._count_variant_batch(self.n, states, self.depth,
                                                          self.variant, piece.stack, piece.level,
                                                          piece.partial, budget)
-        elif self.method == "symmetric":
-            counts, done = _kernels._count_symmetric_run(
-                self.n, states, self.depth, piece.stack, piece.level, piece.partial,
-                np.empty((2, self.n), dtype=np.int64), budget)
         elif self.allow is not None:
             counts, done = _kernels._count_allowed_batch(self.n, states, self.depth,
                                                          self.allow, piece.stack, piece.level,
@@ -658,19 +660,21 @@ def count_split(n, method, n_threads, prefix_depth=None, constraints=None, halvi
         torus, the column shift) applies (the enumerations write the solutions of each
         subproblem in order).
     variant : int, optional
-        The board (:func:`variant_of`): with ``method="halving"`` only, and no constraints.
-        Superqueens use mirror halving; on the torus the first-row queen stands in column 0,
-        weighted ``n``.
+        The board (:func:`variant_of`), without constraints: superqueens by either method
+        (mirror halving, or the symmetric search with knights); toroidal queens by
+        ``"halving"`` only, where the first-row queen stands in column 0, weighted ``n``.
 
     Returns
     -------
     Split
     """
-    if variant:
+    if variant and method != "symmetric":
         return _variant_split(n, variant, n_threads, prefix_depth, halving)
     target = _split_target(n, n_threads)
     if method == "symmetric":
-        states, depth = _symmetric_prefixes(n, target, prefix_depth)
+        if variant:  # superqueens: far fewer solutions than the queens the target is sized on
+            target = config.TASKS_PER_THREAD * n_threads
+        states, depth = _symmetric_prefixes(n, target, prefix_depth, variant)
         halved = False
     else:
         halved = halving and (constraints is None or constraints.mirror_symmetric)
@@ -678,9 +682,9 @@ def count_split(n, method, n_threads, prefix_depth=None, constraints=None, halvi
         first_limit = (n + 1) // 2 if halved else n
         states, depth = _prefixes(n, first_limit, allow, target, prefix_depth)
     total = known_total(n)
-    direct = total is not None and total <= config.DIRECT_SOLUTIONS
+    direct = not variant and total is not None and total <= config.DIRECT_SOLUTIONS
     return Split(n, method, states, depth, _mirror_weights(n, states, halved), constraints,
-                 direct)
+                 direct, variant)
 
 
 def _variant_split(n, variant, n_threads, prefix_depth, symmetric):
@@ -824,8 +828,8 @@ def probe_plan(n, samples, variant=0):
     for k in range(1, most + 1):
         room = samples // config.ESTIMATE_PROBES_PER_STRATUM
         if variant:
-            deeper, found = _kernels._enumerate_variant_prefixes(n, k, first_limit, room,
-                                                                 variant)
+            deeper, found = _kernels._enumerate_variant_prefixes(n, k, first_limit, full,
+                                                                 room, variant)
         else:
             deeper, found = _kernels._enumerate_prefixes(n, k, first_limit, full, room)
         if found == 0 or found * config.ESTIMATE_PROBES_PER_STRATUM > samples:

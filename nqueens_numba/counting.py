@@ -89,11 +89,12 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         Toroidal (modular) queens: the diagonals wrap around the board's edges (OEIS
         A051906; solutions exist iff ``gcd(n, 6) == 1``, or ``n <= 1``).
 
-        The variants use mirror halving (superqueens) or the first-row queen in column 0
-        times ``n`` (the torus: the column shifts of a solution are solutions), with the
-        kernel ``_count_variant_batch``. They cannot be combined with each other, with
-        ``preplaced`` or ``blocked``, or with ``method="symmetric"``; ``fundamental``
-        classifies their solutions by enumeration (:func:`solve`).
+        Superqueens are counted as queens are (``method``, ``fundamental``: their attacks
+        are D4-invariant), with the knight squares of the two rows above excluded;
+        toroidal queens with the first-row queen in column 0 times ``n`` (the column shifts
+        of a solution are solutions) and the mirror image of the second row (``"halving"``
+        only; ``fundamental`` classifies their solutions by enumeration). The variants
+        cannot be combined with each other or with ``preplaced`` or ``blocked``.
 
     Returns
     -------
@@ -232,37 +233,47 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
 
 def variant_split_args(n, variant, method, fundamental, prefix_depth, cons):
     """Check a count of a variant's board (toroidal queens, superqueens) for combinations
-    that do not apply; return its validated ``prefix_depth``."""
-    name = "torus=True" if variant & _kernels.TORUS else "piece='superqueen'"
+    that do not apply; return ``(method, prefix_depth)``, validated: superqueens choose
+    their method as queens do (the symmetric search from ``config.SYMMETRIC_MIN_N``, and for
+    ``fundamental``), toroidal queens count by ``"halving"`` (the column shift)."""
+    torus = bool(variant & _kernels.TORUS)
+    name = "torus=True" if torus else "piece='superqueen'"
     if cons is not None:
         raise ValueError(f"{name} cannot be combined with pre-placed queens or blocked squares")
-    if method == "symmetric":
-        raise ValueError(f"{name} cannot be combined with method='symmetric' (use "
-                         f"method='halving' or None)")
-    if fundamental and prefix_depth is not None:
-        raise ValueError(f"prefix_depth does not apply to fundamental=True with {name}: the "
-                         f"solutions are classified by enumeration")
-    return _split.check_prefix_depth(prefix_depth, n, "halving")
+    if torus:
+        if method == "symmetric":
+            raise ValueError(f"{name} cannot be combined with method='symmetric' (use "
+                             f"method='halving' or None)")
+        if fundamental and prefix_depth is not None:
+            raise ValueError(f"prefix_depth does not apply to fundamental=True with {name}: "
+                             f"the solutions are classified by enumeration")
+        method = "halving"
+    else:
+        method = _split.choose_method(n, method, fundamental, None)
+    return method, _split.check_prefix_depth(prefix_depth, n, method)
 
 
 def _count_variant(n, variant, n_threads, method, fundamental, prefix_depth, progress,
                    checkpoint, checkpoint_every, cons):
     """``count_solutions`` on a variant's board (validated arguments)."""
-    prefix_depth = variant_split_args(n, variant, method, fundamental, prefix_depth, cons)
-    if fundamental or n == 0:
+    method, prefix_depth = variant_split_args(n, variant, method, fundamental, prefix_depth,
+                                              cons)
+    if n == 0 or not _split.has_subproblems(n, method) or (
+            fundamental and method != "symmetric"):
         if checkpoint is not None:
-            raise ValueError("checkpoint is not used for fundamental=True with a variant's "
-                             "board, nor for n=0")
+            raise ValueError(f"checkpoint is not used for n={n} with this board and method: "
+                             f"its solutions are enumerated")
         if n == 0:
             return 1
-        return _split.orbits_to_count(_orbits_by_enumeration(n, variant, n_threads), True)
+        return _split.orbits_to_count(_orbits_by_enumeration(n, variant, n_threads),
+                                      fundamental)
     if prefix_depth is None:
-        prefix_depth = _split.resumed_depth(checkpoint, n, "halving", variant)
+        prefix_depth = _split.resumed_depth(checkpoint, n, method, variant)
     with _runner.compiling_notice(progress, "count"):
-        split = _split.count_split(n, "halving", n_threads, prefix_depth, variant=variant)
+        split = _split.count_split(n, method, n_threads, prefix_depth, variant=variant)
         results = _runner.run_split(split, n_threads, progress=progress,
                                     checkpoint=checkpoint, save_every=checkpoint_every)
-    return total_of(split, results, False, checkpoint)
+    return total_of(split, results, fundamental, checkpoint)
 
 
 def total_of(split, results, fundamental, checkpoint):
@@ -355,11 +366,13 @@ def _orbits_by_enumeration(n, variant=0, n_threads=1):
     return {size: int(np.count_nonzero(sizes == size)) for size in (1, 2, 4, 8)}
 
 
-def _orbits(n, n_threads):
-    """Orbits by size ``{1: a, 2: b, 4: c, 8: d}`` of an ``n``-board, ``n >= 1``."""
-    if _split.is_breadth(n) or not _split.has_subproblems(n, "symmetric"):
-        return _orbits_by_enumeration(n)
-    split = _split.count_split(n, "symmetric", n_threads)
+def _orbits(n, n_threads, variant=0):
+    """Orbits by size ``{1: a, 2: b, 4: c, 8: d}`` of an ``n``-board, ``n >= 1`` (of
+    superqueens with ``variant`` ``KNIGHT``; toroidal queens are enumerated)."""
+    if (variant & _kernels.TORUS or (_split.is_breadth(n) and not variant)
+            or not _split.has_subproblems(n, "symmetric")):
+        return _orbits_by_enumeration(n, variant, n_threads)
+    split = _split.count_split(n, "symmetric", n_threads, variant=variant)
     return split.orbits(_runner.run_split(split, n_threads))
 
 
@@ -374,7 +387,8 @@ def symmetry_classes(n, *, n_threads=None, piece="queen", torus=False):
         As in :func:`count_solutions`.
     piece : {"queen", "superqueen"}, optional
     torus : bool, optional
-        The board, as in :func:`count_solutions` (classified by enumeration).
+        The board, as in :func:`count_solutions` (superqueens by the symmetric search,
+        toroidal queens by enumeration).
 
     Returns
     -------
@@ -408,10 +422,7 @@ def symmetry_classes(n, *, n_threads=None, piece="queen", torus=False):
     variant = _split.variant_of(*_validate.board(piece, torus))
     if n == 0:
         return {1: 1}
-    if variant:
-        orbits = _orbits_by_enumeration(n, variant, n_threads)
-    else:
-        orbits = _orbits(n, n_threads)
+    orbits = _orbits(n, n_threads, variant)
     return {size: orbits[size] for size in (8, 4, 2, 1) if orbits[size]}
 
 

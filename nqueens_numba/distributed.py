@@ -117,7 +117,8 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
         are counted.
     piece, torus : optional
         The board, as in :func:`nqueens_numba.count_solutions`: superqueens or toroidal
-        queens (kernel ``_count_variant_batch``; their fundamental count runs locally).
+        queens (kernels ``_count_symmetric_variant_run``, ``_count_variant_batch``; the
+        toroidal fundamental count runs locally).
 
     Returns
     -------
@@ -151,13 +152,14 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
     cons = check_constraints(n, preplaced, blocked)
     variant = _split.variant_of(*_validate.board(piece, torus))
     if variant:
-        prefix_depth = variant_split_args(n, variant, method, fundamental, prefix_depth, cons)
-        method = "halving"
+        method, prefix_depth = variant_split_args(n, variant, method, fundamental,
+                                                  prefix_depth, cons)
     else:
         method = _split.choose_method(n, method, fundamental, cons)
         prefix_depth = _split.check_prefix_depth(prefix_depth, n, method)
-    if n == 0 or fundamental and variant or not _split.has_subproblems(n, method):
-        # nothing to distribute (a variant's fundamental solutions are enumerated)
+    if n == 0 or fundamental and method != "symmetric" or not _split.has_subproblems(n,
+                                                                                    method):
+        # nothing to distribute (toroidal fundamental solutions are enumerated)
         return count_locally(n, method=method, fundamental=fundamental, n_threads=1,
                              checkpoint=checkpoint, preplaced=preplaced, blocked=blocked,
                              piece=piece, torus=torus)

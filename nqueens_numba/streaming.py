@@ -87,7 +87,7 @@ def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, b
     cons = check_constraints(n, preplaced, blocked)
     variant = _split.variant_of(*_validate.board(piece, torus))
     if variant:
-        counting.variant_split_args(n, variant, None, False, None, cons)
+        counting.variant_split_args(n, variant, "halving", False, None, cons)
     return _chunks(n, chunk_size, n_threads, cons, progress, variant)
 
 

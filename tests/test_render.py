@@ -344,7 +344,8 @@ def test_trace_4_exactly():
 def test_trace_truncates_and_preplaces():
     with pytest.warns(nq.TraceTruncatedWarning, match="max_events=50"):
         events = nq.trace(8, max_events=50)
-    assert len(events) == 50 and events.dtype.metadata == {"n": 8, "complete": False}
+    assert len(events) == 50 and events.dtype.metadata == {
+        "n": 8, "complete": False, "piece": "queen", "torus": False}
     full = nq.trace(8, max_events=4204)  # exactly the whole search: no warning
     assert len(full) == 4204 and full.dtype.metadata["complete"]
     assert np.array_equal(full[:50], events)

@@ -42,6 +42,7 @@ def _splits():
     # the variants' boards: toroidal queens, superqueens (knights checked on every level)
     yield _split.count_split(13, "halving", 1, 2, variant=_kernels.TORUS)
     yield _split.count_split(12, "halving", 1, 1, variant=_kernels.KNIGHT)
+    yield _split.count_split(13, "symmetric", 1, 2, variant=_kernels.KNIGHT)
 
 
 @pytest.fixture
@@ -122,7 +123,11 @@ def test_variant_counts_with_a_tiny_budget(tiny_budget, threads):
     for n, total in [(7, 28), (11, 88), (13, 4524)]:
         assert nq.count_solutions(n, torus=True, n_threads=threads) == total
     for n, total in [(10, 4), (11, 44), (12, 156)]:
-        assert nq.count_solutions(n, piece="superqueen", n_threads=threads) == total
+        for method in _split.METHODS:
+            assert nq.count_solutions(n, piece="superqueen", n_threads=threads,
+                                      method=method) == total
+    assert nq.symmetry_classes(13, piece="superqueen", n_threads=threads) == \
+        {8: 231, 4: 6, 2: 2}
     assert nq.search_profile(12, piece="superqueen", n_threads=threads)[-1] == 156
 
 
@@ -162,7 +167,11 @@ CASES = [  # (n, keyword arguments, kernel, expected): subproblems deep enough t
     (10, dict(preplaced={3: 4}, prefix_depth=1), "_count_allowed_batch",
      count_naive(10, preplaced={3: 4})),
     (13, dict(torus=True, prefix_depth=2), "_count_variant_batch", 4524),
-    (12, dict(piece="superqueen", prefix_depth=1), "_count_variant_batch", 156),
+    (12, dict(piece="superqueen", method="halving", prefix_depth=1), "_count_variant_batch",
+     156),
+    (13, dict(piece="superqueen", prefix_depth=2), "_count_symmetric_variant_run", 1876),
+    (13, dict(piece="superqueen", fundamental=True, prefix_depth=2),
+     "_count_symmetric_variant_run", 239),
 ]
 
 

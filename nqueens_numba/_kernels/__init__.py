@@ -47,7 +47,8 @@ _FAMILY = {
                     "estimate"),
     **dict.fromkeys([
         "_IMAGE_COMPLEMENT", "_IMAGE_INVERSE", "_IMAGE_REVERSE", "_count_symmetric_run",
-        "_count_symmetric_states", "_symmetric_allow"], "symmetric"),
+        "_count_symmetric_states", "_count_symmetric_variant_run",
+        "_count_symmetric_variant_states", "_symmetric_allow"], "symmetric"),
     **dict.fromkeys(["TRACE_PLACE", "TRACE_REMOVE", "TRACE_SOLUTION", "_trace_search"],
                     "trace"),
 }

@@ -90,13 +90,15 @@ def _prefix_knight(variant, state, depth):
 
 @njit(**JIT_INLINE)
 def _count_allowed_tail(cols, diag, anti, allow0, allow1, allow2, allow3, tie0, tie1, tie2,
-                        ends):
+                        ends, variant, n, near, above):
     """The last ``TAIL_ROWS`` (4) rows of a search with allowed squares, as nested loops.
 
     ``cols``, ``diag`` and ``anti`` are the masks of the first tail row; tail row ``t`` may
     use only the squares of ``allow<t>`` (``allow3``: the last row). In the
     symmetric search a tail row ``t`` holding a square of ``tie<t>`` is a tie, and so is a
-    last queen on ``ends``.
+    last queen on ``ends``. On the board of ``variant`` (a literal), ``near`` holds the
+    squares of the first tail row that knights attack and ``above`` the queen of the row
+    above the tail (with ``KNIGHT``; else 0).
 
     Returns ``(n_leaves, n_one, n_two)``: the leaves, and those with at least one and with
     two ties in the tail.
@@ -104,27 +106,24 @@ def _count_allowed_tail(cols, diag, anti, allow0, allow1, allow2, allow3, tie0, 
     n_leaves = np.int64(0)
     n_one = np.int64(0)
     n_two = np.int64(0)
-    f0 = ~(cols | diag | anti) & allow0
+    f0 = ~(cols | diag | anti | near) & allow0
     while f0 != 0:
         b0 = f0 & -f0
         f0 ^= b0
-        c0 = cols | b0
-        d0 = (diag | b0) << 1
-        a0 = (anti | b0) >> 1
+        c0, d0, a0 = _down(variant, n, cols, diag, anti, b0)
         t0 = b0 & tie0
-        f1 = ~(c0 | d0 | a0) & allow1
+        f1 = ~(c0 | d0 | a0 | _knight(variant, b0, above)) & allow1
         while f1 != 0:
             b1 = f1 & -f1
             f1 ^= b1
-            c1 = c0 | b1
-            d1 = (d0 | b1) << 1
-            a1 = (a0 | b1) >> 1
+            c1, d1, a1 = _down(variant, n, c0, d0, a0, b1)
             t1 = t0 | (b1 & tie1)
-            f2 = ~(c1 | d1 | a1) & allow2
+            f2 = ~(c1 | d1 | a1 | _knight(variant, b1, b0)) & allow2
             while f2 != 0:
                 b2 = f2 & -f2
                 f2 ^= b2
-                last = ~((c1 | b2) | ((d1 | b2) << 1) | ((a1 | b2) >> 1)) & allow3
+                c2, d2, a2 = _down(variant, n, c1, d1, a1, b2)
+                last = ~(c2 | d2 | a2 | _knight(variant, b2, b1)) & allow3
                 side_tie = (t1 | (b2 & tie2)) != 0
                 # a leaf with a tie in the tail: its last queen on ``ends``, or any last
                 # queen after a side tie

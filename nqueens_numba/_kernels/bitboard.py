@@ -126,7 +126,7 @@ def _count_cursor(n, row, stack, level, allow, constrained, variant, above, budg
                 if constrained:
                     leaves, _, _ = _count_allowed_tail(
                         next_cols, next_diag, next_anti, allow[tail], allow[tail + 1],
-                        allow[tail + 2], allow[tail + 3], 0, 0, 0, 0)
+                        allow[tail + 2], allow[tail + 3], 0, 0, 0, 0, variant, n, near, bit)
                     count += leaves
                 else:
                     count += _count_tail(variant, n, full, next_cols, next_diag, next_anti,
@@ -325,10 +325,8 @@ def _enumerate_prefixes(n, depth, first_limit, allow, max_states):
 
 
 @njit(**JIT)
-def _enumerate_variant_prefixes(n, depth, first_limit, max_states, variant):
-    """``_prefixes_of`` on the board of ``variant`` (``TORUS``, else ``KNIGHT``), without
-    constraints."""
-    allow = np.full(n, _full_mask(n), dtype=np.int64)
+def _enumerate_variant_prefixes(n, depth, first_limit, allow, max_states, variant):
+    """``_prefixes_of`` on the board of ``variant`` (``TORUS``, else ``KNIGHT``)."""
     if variant == TORUS:
         return _prefixes_of(n, depth, first_limit, allow, max_states, TORUS)
     return _prefixes_of(n, depth, first_limit, allow, max_states, KNIGHT)

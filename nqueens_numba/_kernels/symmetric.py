@@ -1,10 +1,12 @@
 """Kernels of the D4-symmetric count: one image per orbit searched, leaves counted by tied
-edges.
+edges. The same search counts superqueens (``variant`` ``KNIGHT``: their attacks are D4-
+invariant too, and their solutions are queen solutions).
 """
 import numpy as np
 from numba import njit
 
-from ._common import _STEP_ROWS, JIT, TAIL_ROWS, _count_allowed_tail, _full_mask, trailing_zeros
+from ._common import (_STEP_ROWS, JIT, KNIGHT, TAIL_ROWS, _count_allowed_tail, _down,
+                      _full_mask, _knight, _prefix_knight, trailing_zeros)
 
 # The symmetric search visits the placements of a set ``X`` that meets every D4 orbit of
 # solutions. The distance of an edge queen from the nearest corner along its edge is
@@ -117,7 +119,7 @@ def _orbit_size_if_representative(n, queens, inverse):
 
 
 @njit(**JIT)
-def _count_symmetric_state(n, depth, state, acc, work, stack, level, budget):
+def _count_symmetric_state(n, depth, state, acc, work, stack, level, budget, variant):
     """Add the leaves below one symmetric state to ``acc`` (see ``_count_symmetric_states``),
     for about ``budget`` steps; returns the steps taken.
 
@@ -133,7 +135,8 @@ def _count_symmetric_state(n, depth, state, acc, work, stack, level, budget):
     ``stack``, shape ``(n + 1, 4)``, ``int64``, and ``level``, shape ``(1,)``, are the
     resumable cursor, as in the plain search (``_count_cursor``): ``level[0] == -1`` starts
     the state, and on return it is the level to resume, or -1 once the state is finished. A
-    step is one return to a row more than ``_STEP_ROWS`` rows above the tail.
+    step is one return to a row more than ``_STEP_ROWS`` rows above the tail. ``variant``
+    (a literal): 0, or ``KNIGHT`` for superqueens.
     """
     m = n - 1
     b = state[3]
@@ -176,27 +179,28 @@ def _count_symmetric_state(n, depth, state, acc, work, stack, level, budget):
         cols = state[0]
         diag = state[1]
         anti = state[2]
-        stack[0, 0] = ~(cols | diag | anti) & allow[depth]
+        near, _ = _prefix_knight(variant, state, depth)
+        stack[0, 0] = ~(cols | diag | anti | near) & allow[depth]
         stack[0, 1] = cols
         stack[0, 2] = diag
         stack[0, 3] = anti
         level[0] = 0
     if masked:
         return _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_lo,
-                                 tie_hi, e_prefix, acc, work, True)
+                                 tie_hi, e_prefix, acc, work, True, variant)
     return _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_lo,
-                             tie_hi, e_prefix, acc, work, False)
+                             tie_hi, e_prefix, acc, work, False, variant)
 
 
 @njit(**JIT)
 def _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_lo, tie_hi,
-                      e_prefix, acc, work, masked):
+                      e_prefix, acc, work, masked, variant):
     """The search loop of ``_count_symmetric_state``, from the cursor ``stack``/``level``
     for about ``budget`` steps; returns the steps taken.
 
     ``masked`` is a literal: ``False`` compiles a version for states whose rows below the
     prefix are all unmasked and whose tail has no tie row (``allow`` and the tail masks are
-    then full).
+    then full). ``variant`` too (0, or ``KNIGHT``).
     """
     full = _full_mask(n)
     m = n - 1
@@ -222,16 +226,19 @@ def _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_
     allow_next = allow[depth + sp + 1]  # squares of the row below the current level
     left = np.int64(budget)
     shallow = tail_level - _STEP_ROWS  # a return to a level above it is a step
+    _, first_above = _prefix_knight(variant, state, depth)  # the queen above level 0
+    above = first_above
+    if variant & KNIGHT and sp > 0:
+        above = cols & ~stack[sp - 1, 1]
     while True:
         if free != 0:
             bit = free & -free
             free ^= bit
-            next_cols = cols | bit
-            next_diag = (diag | bit) << 1
-            next_anti = (anti | bit) >> 1
+            next_cols, next_diag, next_anti = _down(variant, n, cols, diag, anti, bit)
+            near = _knight(variant, bit, above)
             if sp != tail_level:
-                next_free = ~(next_cols | next_diag | next_anti) & (allow_next if masked
-                                                                    else full)
+                next_free = ~(next_cols | next_diag | next_anti | near) & (
+                    allow_next if masked else full)
                 if next_free != 0:
                     stack[sp, 0] = free
                     stack[sp, 1] = cols
@@ -243,15 +250,17 @@ def _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_
                     diag = next_diag
                     anti = next_anti
                     free = next_free
+                    if variant & KNIGHT:
+                        above = bit
             else:
                 if masked:
                     n_leaves, n_one, n_two = _count_allowed_tail(
                         next_cols, next_diag, next_anti, allow0, allow1, allow2, allow3,
-                        tie0, tie1, tie2, ends)
+                        tie0, tie1, tie2, ends, variant, n, near, bit)
                 else:
                     n_leaves, n_one, n_two = _count_allowed_tail(
                         next_cols, next_diag, next_anti, full, full, full, full, 0, 0, 0,
-                        ends)
+                        ends, variant, n, near, bit)
                 if n_leaves != 0:
                     stack[sp, 1] = cols
                     stack[sp + 1, 1] = next_cols
@@ -274,7 +283,8 @@ def _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_
                         fixed = bit == np.int64(1) << (m - mirrored)
                     if fixed:
                         _classify_fixed_leaves(n, depth, state, stack, sp, bit, next_cols,
-                                               next_diag, next_anti, params, acc, work)
+                                               next_diag, next_anti, params, acc, work,
+                                               variant, near)
         elif sp == 0:
             sp = -1
             break
@@ -285,6 +295,8 @@ def _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_
             cols = stack[sp, 1]
             diag = stack[sp, 2]
             anti = stack[sp, 3]
+            if variant & KNIGHT:
+                above = cols & ~stack[sp - 1, 1] if sp > 0 else first_above
             if sp < shallow:
                 left -= 1
                 if left == 0:  # ``stack[sp]`` holds the registers: resume there
@@ -299,14 +311,15 @@ def _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_
 
 @njit(**JIT)
 def _classify_fixed_leaves(n, depth, state, stack, sp, bit_above, cols, diag, anti, params,
-                           acc, work):
+                           acc, work, variant, near):
     """Search a tail again for its leaves fixed by rot180 and move them in ``acc``.
 
     Such a leaf leaves ``acc[e]`` (its tied edges) and, if it is the lexicographically
     smallest of its images that start with the same column, adds one to ``acc[8]`` (orbit of
     4) or ``acc[9]`` (orbit of 2). The placement is read back from the prefix (``state``),
     the column masks on the stack (levels ``0 .. sp + 1``), ``bit_above`` (row
-    ``n - TAIL_ROWS - 1``) and the tail's own queens; ``work`` is ``(2, n)`` scratch.
+    ``n - TAIL_ROWS - 1``) and the tail's own queens; ``work`` is ``(2, n)`` scratch. On a
+    ``variant`` board, ``near``: the squares of the first tail row its knights attack.
     """
     m = n - 1
     b = state[3]
@@ -319,25 +332,22 @@ def _classify_fixed_leaves(n, depth, state, stack, sp, bit_above, cols, diag, an
     for j in range(sp):
         queens[depth + j] = trailing_zeros(stack[j + 1, 1] ^ stack[j, 1])
     queens[tail_row - 1] = trailing_zeros(bit_above)
-    f0 = ~(cols | diag | anti) & params[0]
+    f0 = ~(cols | diag | anti | near) & params[0]
     while f0 != 0:
         b0 = f0 & -f0
         f0 ^= b0
-        c0 = cols | b0
-        d0 = (diag | b0) << 1
-        a0 = (anti | b0) >> 1
-        f1 = ~(c0 | d0 | a0) & params[1]
+        c0, d0, a0 = _down(variant, n, cols, diag, anti, b0)
+        f1 = ~(c0 | d0 | a0 | _knight(variant, b0, bit_above)) & params[1]
         while f1 != 0:
             b1 = f1 & -f1
             f1 ^= b1
-            c1 = c0 | b1
-            d1 = (d0 | b1) << 1
-            a1 = (a0 | b1) >> 1
-            f2 = ~(c1 | d1 | a1) & params[2]
+            c1, d1, a1 = _down(variant, n, c0, d0, a0, b1)
+            f2 = ~(c1 | d1 | a1 | _knight(variant, b1, b0)) & params[2]
             while f2 != 0:
                 b2 = f2 & -f2
                 f2 ^= b2
-                last = ~((c1 | b2) | ((d1 | b2) << 1) | ((a1 | b2) >> 1)) & ends
+                c2, d2, a2 = _down(variant, n, c1, d1, a1, b2)
+                last = ~(c2 | d2 | a2 | _knight(variant, b2, b1)) & ends
                 if last == 0:
                     continue
                 queens[tail_row] = trailing_zeros(b0)
@@ -366,7 +376,21 @@ def _classify_fixed_leaves(n, depth, state, stack, sp, bit_above, cols, diag, an
 
 @njit(**JIT)
 def _count_symmetric_run(n, states, depth, stack, level, partial, work, budget):
-    """The symmetric search of a batch of states in order, for about ``budget`` steps in all.
+    """``_count_symmetric_run_of`` on the plain board."""
+    return _count_symmetric_run_of(n, states, depth, stack, level, partial, work, budget, 0)
+
+
+@njit(**JIT)
+def _count_symmetric_variant_run(n, states, depth, stack, level, partial, work, budget):
+    """``_count_symmetric_run_of`` for superqueens (``KNIGHT``)."""
+    return _count_symmetric_run_of(n, states, depth, stack, level, partial, work, budget,
+                                   KNIGHT)
+
+
+@njit(**JIT)
+def _count_symmetric_run_of(n, states, depth, stack, level, partial, work, budget, variant):
+    """The symmetric search of a batch of states in order, for about ``budget`` steps in all,
+    on the board of ``variant`` (a literal: 0, or ``KNIGHT``).
 
     Requires ``n - TAIL_ROWS > depth >= 2``; ``states``: ``(k, 3 + depth)`` int64. Each
     state's results are 6 counts (see ``_count_symmetric_states``). If ``level[0] >= 0`` on
@@ -391,7 +415,7 @@ def _count_symmetric_run(n, states, depth, stack, level, partial, work, budget):
             acc[8] = partial[4]
             acc[9] = partial[5]
         used += _count_symmetric_state(n, depth, states[i], acc, work, stack, level,
-                                       max(budget - used, 1)) + 1
+                                       max(budget - used, 1), variant) + 1
         for e in range(1, 5):
             partial[e - 1] = acc[e]
         partial[4] = acc[8]
@@ -420,3 +444,11 @@ def _count_symmetric_states(n, states, depth):
     return _count_symmetric_run(n, states, depth, np.empty((n + 1, 4), dtype=np.int64),
                                 np.full(1, -1, dtype=np.int64), np.zeros(6, dtype=np.int64),
                                 np.empty((2, n), dtype=np.int64), np.int64(1) << 62)[0]
+
+
+@njit(**JIT)
+def _count_symmetric_variant_states(n, states, depth):
+    """``_count_symmetric_states`` for superqueens (``KNIGHT``)."""
+    return _count_symmetric_variant_run(
+        n, states, depth, np.empty((n + 1, 4), dtype=np.int64), np.full(1, -1, dtype=np.int64),
+        np.zeros(6, dtype=np.int64), np.empty((2, n), dtype=np.int64), np.int64(1) << 62)[0]
