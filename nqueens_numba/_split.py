@@ -8,6 +8,7 @@ pool of threads (:mod:`nqueens_numba._runner`), the Dask count on a cluster
 The enumerations take their subproblems from :func:`enumeration_split` and
 :func:`stream_split`. Nothing here runs a search but the prefix enumeration.
 """
+import math
 import time
 from dataclasses import dataclass
 
@@ -46,6 +47,21 @@ def board_name(variant):
     if variant & _kernels.TORUS:
         return "torus"
     return "superqueen" if variant & _kernels.KNIGHT else None
+
+
+def board_keywords(variant):
+    """The keywords of the board of ``variant`` as a caller writes them (``""`` for queens),
+    for messages: ``", torus=True"`` or ``", piece='superqueen'"``."""
+    if variant & _kernels.TORUS:
+        return ", torus=True"
+    return ", piece='superqueen'" if variant & _kernels.KNIGHT else ""
+
+
+def has_no_solutions(n, variant):
+    """Whether the board of ``n`` and ``variant`` is known to have no solution without a
+    search: toroidal queens exist exactly when ``gcd(n, 6) == 1`` (Polya, 1921), or
+    ``n <= 1``."""
+    return bool(variant & _kernels.TORUS) and n > 1 and math.gcd(n, 6) != 1
 
 
 def known_total(n):

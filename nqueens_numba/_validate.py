@@ -156,16 +156,17 @@ def _available_memory():
         return None
 
 
-def result_size(n, rows, max_bytes):
-    """``MemoryError`` before allocating ``rows`` solutions of ``n`` bytes beyond the limit."""
+def result_size(n, rows, max_bytes, board=""):
+    """``MemoryError`` before allocating ``rows`` solutions of ``n`` bytes beyond the limit
+    (``board``: the keywords of a variant's board for the hint, such as ``", torus=True"``)."""
     size = rows * n
     if max_bytes is not None and size > max_bytes:
         raise MemoryError(
             f"the result would take {size:,} bytes ({rows:,} solutions of {n} bytes), more "
             f"than max_bytes={max_bytes:,} (by default {config.MEMORY_FRACTION:.0%} of the "
-            f"available memory); stream them with iter_solutions({n}) or "
-            f"save_solutions(path, {n}), count them with count_solutions({n}), or take the "
-            f"first k with limit=k"
+            f"available memory); stream them with iter_solutions({n}{board}) or "
+            f"save_solutions(path, {n}{board}), count them with count_solutions({n}{board}), "
+            f"or take the first k with limit=k"
         )
 
 

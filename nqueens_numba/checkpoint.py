@@ -312,7 +312,8 @@ def status(path):
     Returns
     -------
     dict
-        ``n``, ``method``, ``prefix_depth``: the count; ``constrained``: whether it counts
+        ``n``, ``method``, ``prefix_depth``, ``board`` (``None`` for queens, else
+        ``"torus"`` or ``"superqueen"``): the count; ``constrained``: whether it counts
         completions of pre-placed queens or blocked squares; ``total_subproblems``: the
         subproblems of its split; ``finished``: how many are done; ``in_progress``: how many
         have a search under way (resumed from its saved stack); ``partial_count``: the
@@ -362,6 +363,7 @@ def status(path):
         "n": split["n"],
         "method": split.get("method"),
         "prefix_depth": split.get("prefix_depth"),
+        "board": split.get("board"),
         "constrained": "constraints_sha256" in split,
         "total_subproblems": total,
         "finished": len(finished),
@@ -425,7 +427,7 @@ def _describe(split):
     if not isinstance(split, dict):
         return repr(split)
     parts = [f"{key}={value!r}" for key, value in split.items()
-             if key in ("n", "method", "prefix_depth")]
+             if key in ("n", "method", "prefix_depth", "board")]
     if "constraints_sha256" in split:
         parts.append("pre-placed queens or blocked squares")
     return ", ".join(parts) or repr(split)[:200]

@@ -183,6 +183,9 @@ def _parser():
         "separated.",
     )
     construct.add_argument("n", type=int, metavar="N", help=f"board order, 0..{huge.MAX_HUGE_N}")
+    construct.add_argument("--torus", action="store_true",
+                           help="a toroidal solution (the diagonals wrap around the edges), "
+                           "queens[i] = 2 i mod N, for N with gcd(N, 6) = 1")
     find = sub.add_parser(
         "find", parents=[preplace, output],
         help="print one solution that keeps pre-placed queens (local search)",
@@ -259,6 +262,8 @@ def _print_estimate(args, out):
     if math.isfinite(est.relative_stderr):
         spread = [f"stderr        {est.stderr:.3g} ({est.relative_stderr:.4%})",
                   f"95% interval  {low:.7g} .. {high:.7g}"]
+    elif est.value == 0 and est.stderr == 0:  # a board without solutions: exact
+        spread = ["stderr        0 (every probe died: this board has no solutions)"]
     else:  # every probe died, or strata of a single probe
         spread = ["stderr        unknown (too few probes: give more --samples)"]
     lines = [f"n             {args.n}",
@@ -298,6 +303,8 @@ def _print_status(path, as_json, out):
         return
     depth = info["prefix_depth"]
     what = f"n={info['n']}, method {info['method']}, prefix depth {depth}"
+    if info["board"] is not None:
+        what += f", {info['board']} board"
     if info["constrained"]:
         what += ", with pre-placed queens or blocked squares"
     partial = info["partial_count"]
@@ -546,7 +553,7 @@ def _main(args, commands, out):
         elif args.command == "profile":
             _print_profile(args, out)
         elif args.command == "construct":
-            _write_queens(huge.construct(args.n), args, out)
+            _write_queens(huge.construct(args.n, torus=args.torus), args, out)
         else:
             queens = huge.find_solution(args.n, preplaced=args.preplace, seed=args.seed,
                                         max_steps=args.max_steps)

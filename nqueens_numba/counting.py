@@ -258,6 +258,8 @@ def _count_variant(n, variant, n_threads, method, fundamental, prefix_depth, pro
     """``count_solutions`` on a variant's board (validated arguments)."""
     method, prefix_depth = variant_split_args(n, variant, method, fundamental, prefix_depth,
                                               cons)
+    if _split.has_no_solutions(n, variant) and checkpoint is None:
+        return 0  # (Polya's theorem: no search needed)
     if n == 0 or not _split.has_subproblems(n, method) or (
             fundamental and method != "symmetric"):
         if checkpoint is not None:
@@ -271,6 +273,7 @@ def _count_variant(n, variant, n_threads, method, fundamental, prefix_depth, pro
         prefix_depth = _split.resumed_depth(checkpoint, n, method, variant)
     with _runner.compiling_notice(progress, "count"):
         split = _split.count_split(n, method, n_threads, prefix_depth, variant=variant)
+        warn_if_long(split, n_threads, checkpoint is not None)
         results = _runner.run_split(split, n_threads, progress=progress,
                                     checkpoint=checkpoint, save_every=checkpoint_every)
     return total_of(split, results, fundamental, checkpoint)
@@ -316,14 +319,24 @@ def estimated_cpu_seconds(n, method):
 
 def warn_if_long(split, n_threads, checkpointed):
     """Warn with :class:`LongCountWarning` (one line) when the count of ``split`` is
-    estimated at more than ``config.LONG_COUNT_SECONDS`` of CPU time (unconstrained queens
-    only: the size of a constrained count, or of a variant's, is not known beforehand)."""
+    estimated at more than ``config.LONG_COUNT_SECONDS`` of CPU time (unconstrained counts
+    only: the size of a constrained count is not known beforehand; a variant's from
+    ``config.VARIANT_COST``)."""
     n = split.n
-    if (split.constraints is not None or split.variant
-            or (_split.known_total(n) or 2**64) < 10**11):
-        return
     advice = ("its checkpoint keeps the progress" if checkpointed else
               "pass checkpoint=FILE to stop and resume it")
+    if split.variant:
+        size, base, growth = config.VARIANT_COST[_split.board_name(split.variant)]
+        seconds = base * growth ** (n - size)
+        if seconds >= config.LONG_COUNT_SECONDS:
+            hours = seconds / 3600
+            warnings.warn(f"n={n}{_split.board_keywords(split.variant)}: roughly {hours:,.0f} "
+                          f"CPU-hours on this machine ({hours / n_threads:,.0f} hours on "
+                          f"{n_threads} thread{'s' if n_threads > 1 else ''}); {advice}",
+                          LongCountWarning, stacklevel=3)
+        return
+    if split.constraints is not None or (_split.known_total(n) or 2**64) < 10**11:
+        return
     seconds = estimated_cpu_seconds(n, split.method)
     if seconds is None:
         message = (f"n={n}: no count this large has been published (OEIS A000170 ends at "

@@ -63,7 +63,7 @@ def _solve_constrained(n, n_threads, cons, max_bytes, progress=False, variant=0)
     split = _split.count_split(n, "halving", n_threads, constraints=cons, halving=False,
                                variant=variant)
     count = split.total(_runner.run_split(split, n_threads))
-    _validate.result_size(n, count, max_bytes)
+    _validate.result_size(n, count, max_bytes, _split.board_keywords(variant))
     out = np.empty((count, n), dtype=np.int8)
     pos = 0
     state = split.states[0] if len(split.states) else None
@@ -244,12 +244,15 @@ def _solve_variant(n, variant, limit, n_threads, max_bytes, cons, progress):
         name = "torus=True" if variant & _kernels.TORUS else "piece='superqueen'"
         raise ValueError(f"{name} cannot be combined with pre-placed queens or blocked squares")
     if limit is not None:
-        _validate.result_size(n, min(limit, _split.most_solutions(n)), max_bytes)
+        _validate.result_size(n, min(limit, _split.most_solutions(n)), max_bytes,
+                              _split.board_keywords(variant))
+    if n == 0:  # the empty board, one solution
+        return np.empty((1 if limit is None else min(limit, 1), 0), dtype=np.int8)
+    if _split.has_no_solutions(n, variant):
+        return np.empty((0, n), dtype=np.int8)
     with _runner.compiling_notice(progress, "solve"):
         if limit is not None:
             return _solve_first(n, limit, None, progress, variant)
-        if n == 0:
-            return np.empty((1, 0), dtype=np.int8)
         return _solve_constrained(n, n_threads, None, max_bytes, progress, variant)
 
 

@@ -24,7 +24,8 @@ class Estimate(NamedTuple):
     stderr : float or numpy.ndarray of float64
         Its estimated standard error, same shape: 0 where the value is exact; ``nan`` where
         it cannot be estimated (a stratum with a single probe, or an estimate of 0 where
-        every probe died on a board of 4 or more rows, which has nodes at every depth).
+        every probe died on a board of 4 or more rows, unless the board is known to have no
+        solutions: the torus of ``gcd(n, 6) > 1``).
     samples : int
         The random probes it is made of.
     """
@@ -148,8 +149,14 @@ def _stratified(plan, sums, squares):
         return value, np.full_like(value, np.nan)
     variances = np.maximum(squares - probes * means * means, 0.0) / (probes - 1)
     stderr = np.sqrt((weights * weights * variances / probes).sum(axis=0))
-    if plan.n >= 4 and not plan.variant:  # every depth has nodes: an estimate of 0 (every
-        stderr[value == 0] = np.nan  # probe died) is a fluke of too few, of unknown spread
+    # An estimate of 0 where every probe died is a fluke of too few probes, of unknown
+    # spread, unless the nodes are known to be 0: on boards of under 4 rows, and the
+    # solutions of a board known to have none (the torus of gcd(n, 6) > 1).
+    if plan.n >= 4:
+        unknown = value == 0
+        if _split.has_no_solutions(plan.n, plan.variant):
+            unknown[-1] = False
+        stderr[unknown] = np.nan
     return value, stderr
 
 

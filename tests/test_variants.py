@@ -266,3 +266,46 @@ def test_drawings_shade_the_variant_attacks():
     for keywords, attacked in [({}, 12), ({"torus": True}, 16), ({"piece": "superqueen"}, 14)]:
         svg = nq.to_svg([0, -1, -1, -1, -1], attacks=True, **keywords)
         assert svg.count('class="attacked"') == attacked
+
+
+def test_boards_without_solutions_and_the_empty_board():
+    for n in (6, 9, 60, 63):  # gcd(n, 6) > 1: no toroidal solution (Polya), no search
+        assert nq.count_solutions(n, torus=True) == 0
+        assert nq.solve(n, torus=True).shape == (0, n)
+    for board in BOARDS:
+        assert nq.solve(0, limit=3, **board).shape == (1, 0)
+        assert nq.solve(0, limit=0, **board).shape == (0, 0)
+        assert nq.boards(0, limit=4, **board) == [[]]
+    # an estimate of 0 is exact only on a board without solutions
+    assert nq.estimate_count(16, torus=True, samples=1000, seed=1) == (0.0, 0.0, 1000)
+    est = nq.estimate_count(25, torus=True, samples=10**4, seed=1)  # every probe died
+    assert est.value == 0 and math.isnan(est.stderr)
+
+
+def test_long_variant_counts_say_so():
+    from nqueens_numba import _split, counting
+
+    split = _split.count_split(30, "symmetric", 2, 2, variant=nq._kernels.KNIGHT)
+    with pytest.warns(nq.LongCountWarning, match="n=30, piece='superqueen': roughly"):
+        counting.warn_if_long(split, 2, False)
+    split = _split.count_split(27, "halving", 2, 2, variant=nq._kernels.TORUS)
+    with pytest.warns(nq.LongCountWarning, match="n=27, torus=True"):
+        counting.warn_if_long(split, 2, True)
+
+
+def test_status_and_messages_name_the_board(tmp_path, capsys):
+    from nqueens_numba.cli import main
+
+    path = tmp_path / "sq.json"
+    assert nq.count_solutions(12, piece="superqueen", checkpoint=path) == 156
+    assert nq.checkpoint.status(path)["board"] == "superqueen"
+    assert main(["status", str(path)]) == 0
+    assert "superqueen board" in capsys.readouterr().out
+    with pytest.raises(nq.checkpoint.CheckpointError, match="board='superqueen'"):
+        nq.count_solutions(12, checkpoint=path)
+    with pytest.raises(MemoryError, match=r"iter_solutions\(13, torus=True\)"):
+        nq.solve(13, torus=True, max_bytes=1000)
+    with pytest.raises(ValueError, match="piece must be one of"):
+        nq.to_svg([0, 2, 4, 1, 3], piece="rook")  # checked without attacks too
+    assert main(["construct", "7", "--torus"]) == 0
+    assert capsys.readouterr().out == "0 2 4 6 1 3 5\n"

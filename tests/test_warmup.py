@@ -54,6 +54,12 @@ def test_after_warmup_first_calls_compile_nothing(tmp_path):
             nq.solve(13, limit=5); nq.fundamental_solutions(13)
             nq.estimate_count(20, samples=10**4, seed=1); nq.search_profile(11)
             nq.search_profile(18, samples=10**4, seed=1)
+            # the variants' boards
+            nq.count_solutions(13, piece="superqueen", method="halving")
+            nq.count_solutions(17, torus=True); nq.count_solutions(14, piece="superqueen")
+            nq.solve(10, piece="superqueen"); nq.first_row_counts(11, torus=True)
+            nq.estimate_count(14, piece="superqueen", samples=10**4, seed=1)
+            nq.search_profile(12, piece="superqueen"); nq.trace(5, torus=True)
         print(compiled)
     """
     run = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
