@@ -684,6 +684,10 @@ def count_split(n, method, n_threads, prefix_depth=None, constraints=None, halvi
     -------
     Split
     """
+    if has_no_solutions(n, variant):  # no subproblems to search, whatever runs the split
+        depth = 1 if prefix_depth is None else prefix_depth
+        return Split(n, "halving", np.zeros((0, 3 + depth), dtype=np.int64), depth,
+                     np.zeros(0, dtype=np.int64), variant=variant)
     if variant and method != "symmetric":
         return _variant_split(n, variant, n_threads, prefix_depth, halving)
     target = _split_target(n, n_threads)
@@ -744,6 +748,8 @@ def stream_split(n, n_threads, chunk_size, allow, variant=0):
     total = known_total(n)
     per = max(chunk_size // (config.WINDOW_PER_THREAD * n_threads), 1000)
     target = config.TASKS_PER_THREAD * n_threads
+    if has_no_solutions(n, variant):
+        return np.zeros((0, 4), dtype=np.int64), 1
     if variant:
         return _variant_prefixes(n, n, variant, target)
     if total is not None:  # past the table the set is endless in practice: stream it

@@ -259,7 +259,7 @@ def _count_variant(n, variant, n_threads, method, fundamental, prefix_depth, pro
     method, prefix_depth = variant_split_args(n, variant, method, fundamental, prefix_depth,
                                               cons)
     if _split.has_no_solutions(n, variant) and checkpoint is None:
-        return 0  # (Polya's theorem: no search needed)
+        return 0  # (Polya's theorem: no search needed; with a checkpoint, an empty split)
     if n == 0 or not _split.has_subproblems(n, method) or (
             fundamental and method != "symmetric"):
         if checkpoint is not None:
@@ -326,6 +326,8 @@ def warn_if_long(split, n_threads, checkpointed):
     advice = ("its checkpoint keeps the progress" if checkpointed else
               "pass checkpoint=FILE to stop and resume it")
     if split.variant:
+        if not len(split.states):
+            return  # nothing to search (a torus without solutions)
         size, base, growth = config.VARIANT_COST[_split.board_name(split.variant)]
         seconds = base * growth ** (n - size)
         if seconds >= config.LONG_COUNT_SECONDS:
@@ -355,13 +357,13 @@ def _small_count(n, constraints):
     NumPy search, in one call of the kernel that compiles fastest (a fraction of a second, against seconds for the
     split and the tuned kernels): milliseconds of search either way."""
     if constraints is not None:
-        return int(_kernels._count_rows(n, 0, 0, 0, 0, constraints.allow, 0, 0, 0))
+        return int(_kernels._count_rows(n, 0, 0, 0, 0, constraints.allow))
     allow = _split.no_constraints(n)
     allow[0] = (1 << (n // 2)) - 1  # the left half of the first row: mirror halving
-    total = 2 * int(_kernels._count_rows(n, 0, 0, 0, 0, allow, 0, 0, 0))
+    total = 2 * int(_kernels._count_rows(n, 0, 0, 0, 0, allow))
     if n % 2:  # the middle column
         allow[0] = 1 << (n // 2)
-        total += int(_kernels._count_rows(n, 0, 0, 0, 0, allow, 0, 0, 0))
+        total += int(_kernels._count_rows(n, 0, 0, 0, 0, allow))
     return total
 
 

@@ -56,6 +56,7 @@ def _steps():
             13, torus=True, samples=1000, seed=0, n_threads=1)),
         ("toroidal and superqueen profiles", lambda: search_profile(13, torus=True,
                                                                     n_threads=1)),
+        ("toroidal and superqueen traces", lambda: trace(5, torus=True)),
     ]
 
 

@@ -358,8 +358,8 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
     if title is not None:
         out.append(f'<text x="{width / 2:.10g}" y="{title_font * 1.1:.10g}" text-anchor="middle" '
                    f'font-size="{title_font:.10g}">{escape(str(title))}</text>')
-    board = _validate.board(piece, torus)
-    hit = _attacked_squares(q, *board) if attacks else None
+    rules = _validate.board(piece, torus)
+    hit = _attacked_squares(q, *rules) if attacks else None
     if n <= SQUARES_MAX_N:
         for r in range(n):
             for c in range(n):

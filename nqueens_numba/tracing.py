@@ -88,7 +88,10 @@ def trace(n, *, max_events=10_000, preplaced=None, piece="queen", torus=False):
     rows = min(max_events, FIRST_EVENTS)
     while True:  # the search again with twice the room, until it ends or reaches the cap
         raw = np.empty((rows + 1, 3), dtype=np.int64)  # + 1: whether more events follow
-        count = _kernels._trace_search(n, allow, raw, stack, variant)
+        if variant:
+            count = _kernels._trace_variant_search(n, allow, raw, stack, variant)
+        else:
+            count = _kernels._trace_search(n, allow, raw, stack)
         if count <= rows or rows == max_events:
             break
         rows = min(2 * rows, max_events)

@@ -330,7 +330,7 @@ def test_small_counts_run_the_root_kernel(monkeypatch, n):
 
     monkeypatch.setattr(config, "BREADTH_MAX_N", 0)
 
-    assert _kernels._count_rows(n, 0, 0, 0, 0, _split.no_constraints(n), 0, 0, 0) == A000170[n]
+    assert _kernels._count_rows(n, 0, 0, 0, 0, _split.no_constraints(n)) == A000170[n]
     assert _split.is_small(n)
     for kernel in ("_count_symmetric_states", "_count_symmetric_run", "_count_states",
                    "_count_batch", "_enumerate_prefixes"):

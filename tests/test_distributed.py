@@ -44,7 +44,7 @@ def test_totals_equal_local(client):
 
 
 def test_variant_totals_equal_local(client, tmp_path):
-    for n, total in [(0, 1), (7, 28), (11, 88), (13, 4524)]:
+    for n, total in [(0, 1), (7, 28), (11, 88), (13, 4524), (24, 0), (63, 0)]:
         assert dist.count_solutions(client, n, torus=True) == total
     for n, total in [(10, 4), (12, 156), (13, 1876)]:
         assert dist.count_solutions(client, n, piece="superqueen", prefix_depth=2) == total

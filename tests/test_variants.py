@@ -268,10 +268,15 @@ def test_drawings_shade_the_variant_attacks():
         assert svg.count('class="attacked"') == attacked
 
 
-def test_boards_without_solutions_and_the_empty_board():
+def test_boards_without_solutions_and_the_empty_board(tmp_path):
     for n in (6, 9, 60, 63):  # gcd(n, 6) > 1: no toroidal solution (Polya), no search
         assert nq.count_solutions(n, torus=True) == 0
         assert nq.solve(n, torus=True).shape == (0, n)
+        assert list(nq.iter_solutions(n, torus=True)) == []
+        assert not nq.first_row_counts(n, torus=True).any()
+        assert nq.save_solutions(tmp_path / "none.npy", n, torus=True) == 0
+        assert nq.count_solutions(n, torus=True, checkpoint=tmp_path / f"{n}.json") == 0
+        assert nq.checkpoint.status(tmp_path / f"{n}.json")["complete"]
     for board in BOARDS:
         assert nq.solve(0, limit=3, **board).shape == (1, 0)
         assert nq.solve(0, limit=0, **board).shape == (0, 0)
@@ -288,8 +293,8 @@ def test_long_variant_counts_say_so():
     split = _split.count_split(30, "symmetric", 2, 2, variant=nq._kernels.KNIGHT)
     with pytest.warns(nq.LongCountWarning, match="n=30, piece='superqueen': roughly"):
         counting.warn_if_long(split, 2, False)
-    split = _split.count_split(27, "halving", 2, 2, variant=nq._kernels.TORUS)
-    with pytest.warns(nq.LongCountWarning, match="n=27, torus=True"):
+    split = _split.count_split(29, "halving", 2, 2, variant=nq._kernels.TORUS)
+    with pytest.warns(nq.LongCountWarning, match="n=29, torus=True"):
         counting.warn_if_long(split, 2, True)
 
 

@@ -49,8 +49,8 @@ _FAMILY = {
         "_IMAGE_COMPLEMENT", "_IMAGE_INVERSE", "_IMAGE_REVERSE", "_count_symmetric_run",
         "_count_symmetric_states", "_count_symmetric_variant_run",
         "_count_symmetric_variant_states", "_symmetric_allow"], "symmetric"),
-    **dict.fromkeys(["TRACE_PLACE", "TRACE_REMOVE", "TRACE_SOLUTION", "_trace_search"],
-                    "trace"),
+    **dict.fromkeys(["TRACE_PLACE", "TRACE_REMOVE", "TRACE_SOLUTION", "_trace_search",
+                     "_trace_variant_search"], "trace"),
 }
 
 __all__ = ["KNIGHT", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "cache_directory", "cache_of",

@@ -169,7 +169,14 @@ def _count_cursor(n, row, stack, level, allow, constrained, variant, above, budg
 
 
 @njit(**JIT)
-def _count_rows(n, row, cols, diag, anti, allow, variant, near, above):
+def _count_rows(n, row, cols, diag, anti, allow):
+    """``_count_rows_of`` on the plain board: the kernel of small counts from the root, which
+    compiles fastest."""
+    return _count_rows_of(n, row, cols, diag, anti, allow, 0, 0, 0)
+
+
+@njit(**JIT)
+def _count_rows_of(n, row, cols, diag, anti, allow, variant, near, above):
     """The completions of a subproblem by the plainest explicit-stack search, without the
     unrolled tail or a budget; the queen of row ``r`` may stand only on the squares of
     ``allow[r]``, and on no square of ``near`` in row ``row`` (knights; ``above``: the
@@ -243,8 +250,8 @@ def _count_run(n, states, depth, allow, constrained, variant, stack, level, part
     for i in range(k):
         near, above = _prefix_knight(variant, states[i], depth)
         if n - depth <= TAIL_ROWS:
-            counts[i] = _count_rows(n, depth, states[i, 0], states[i, 1], states[i, 2], allow,
-                                    variant, near, above)
+            counts[i] = _count_rows_of(n, depth, states[i, 0], states[i, 1], states[i, 2],
+                                       allow, variant, near, above)
             level[0] = -1
             used += 1
         else:

@@ -2,7 +2,7 @@
 import numpy as np
 from numba import njit
 
-from ._common import JIT, _down, _full_mask, _knight, trailing_zeros
+from ._common import JIT, KNIGHT, TORUS, _down, _full_mask, _knight, trailing_zeros
 
 
 TRACE_PLACE = 0
@@ -11,11 +11,25 @@ TRACE_SOLUTION = 2
 
 
 @njit(**JIT)
-def _trace_search(n, allow, events, stack, variant):
+def _trace_search(n, allow, events, stack):
+    """``_trace_search_of`` on the plain board."""
+    return _trace_search_of(n, allow, events, stack, 0)
+
+
+@njit(**JIT)
+def _trace_variant_search(n, allow, events, stack, variant):
+    """``_trace_search_of`` on the board of ``variant`` (``TORUS``, else ``KNIGHT``)."""
+    if variant == TORUS:
+        return _trace_search_of(n, allow, events, stack, TORUS)
+    return _trace_search_of(n, allow, events, stack, KNIGHT)
+
+
+@njit(**JIT)
+def _trace_search_of(n, allow, events, stack, variant):
     """Record the plain depth-first search as events: ``(kind, row, column)`` rows.
 
     The search of ``_fill_rows`` (lowest free square first, row ``r`` limited to
-    ``allow[r]``, on the board of ``variant``: see ``_common``), step by step: a queen placed (``TRACE_PLACE``), taken back when its row
+    ``allow[r]``, on the board of ``variant``, a literal: see ``_common``), step by step: a queen placed (``TRACE_PLACE``), taken back when its row
     moves on or the search backtracks (``TRACE_REMOVE``), and each complete board
     (``TRACE_SOLUTION``, row and column -1). Writes at most ``events.shape[0]`` events
     (``int64``, shape ``(max_events, 3)``) and returns how many. ``stack``: work space,
