@@ -56,7 +56,7 @@ def _full_mask(n):
     return (np.int64(1) << np.int64(n)) - np.int64(1)
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def _down(variant, n, cols, diag, anti, bit):
     """The masks ``(cols, diag, anti)`` of the next row once a queen stands on ``bit``."""
     d = diag | bit
@@ -67,7 +67,7 @@ def _down(variant, n, cols, diag, anti, bit):
     return cols | bit, d << 1, a >> 1
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def _knight(variant, bit, above):
     """The squares of the next row a knight attacks from ``bit`` (this row) and ``above``
     (the row above; 0 if none): 0 unless ``variant`` has ``KNIGHT``."""
