@@ -40,9 +40,9 @@ def _splits():
                                   (11, {3: 4}, np.fliplr(np.eye(11, dtype=bool)))]:
         yield _split.count_split(n, "halving", 1, 1, check_constraints(n, preplaced, blocked))
     # the variants' boards: toroidal queens, superqueens (knights checked on every level)
-    yield _split.count_split(13, "halving", 1, 2, variant=_kernels.TORUS)
-    yield _split.count_split(12, "halving", 1, 1, variant=_kernels.KNIGHT)
-    yield _split.count_split(13, "symmetric", 1, 2, variant=_kernels.KNIGHT)
+    yield _split.count_split(11, "halving", 1, 2, variant=_kernels.TORUS)
+    yield _split.count_split(11, "halving", 1, 1, variant=_kernels.KNIGHT)
+    yield _split.count_split(12, "symmetric", 1, 2, variant=_kernels.KNIGHT)
 
 
 @pytest.fixture

@@ -222,11 +222,11 @@ def test_profiles_against_the_oracle():
 @pytest.mark.parametrize("board, n, total", [({"torus": True}, 13, 4524),
                                              ({"piece": "superqueen"}, 16, 202_900)])
 def test_estimates_of_the_variants(board, n, total):
-    est = nq.estimate_count(n, samples=2 * 10**5, seed=3, **board)
+    est = nq.estimate_count(n, samples=10**5, seed=3, **board)
     assert abs(est.value - total) < 4 * est.stderr
-    same = nq.estimate_count(n, samples=2 * 10**5, seed=3, n_threads=1, **board)
+    same = nq.estimate_count(n, samples=10**5, seed=3, n_threads=1, **board)
     assert same == est
-    profile = nq.search_profile(n, samples=2 * 10**5, seed=3, **board)
+    profile = nq.search_profile(n, samples=10**5, seed=3, **board)
     assert profile.value[-1] == pytest.approx(est.value, rel=1e-12)
     exact = nq.search_profile(n, **board)
     fixed = profile.stderr == 0
