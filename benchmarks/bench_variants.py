@@ -4,15 +4,18 @@ and a plain C bitboard search of the same boards, in one run.
     python benchmarks/bench_variants.py [--torus 13 17 19] [--superqueen 15 16 17 18]
                                         [--repeat 2]
 
-For each board: ``count_solutions(n, n_threads=1, ...)`` (the torus with the first-row queen
-in column 0, times n, and the second-row queen in the left half, times 2; superqueens by the
-symmetric search), the same search without its symmetry (every first-row column), and, where
-``gcc`` is found, ``variants_reference.c`` compiled with ``-O3 -march=native``: a recursive
-bitboard counter, the torus with the column shift and superqueens without symmetry. Prints
-the best of ``--repeat`` runs and the ratios (C time / ours: above 1, ours is faster).
-Compare ratios, not absolute times, on a shared machine. Each toroidal order two above takes
-about 20 times longer: n = 21 takes about a minute here, n = 23 (``--torus 23``) about half
-an hour, and the search without symmetry 46 times that.
+For each board: ``count_solutions(n, n_threads=1, ...)`` (the torus by least steps: the
+first-row queen in column 0, times n, the steps between rows the least of their rotations and
+mirror images; superqueens by the symmetric search), the same search without its symmetry
+(every first-row column, each solution checked and weighted as the count by least steps
+does), on the torus the column shift alone (column 0, times n), and, where ``gcc`` is found,
+``variants_reference.c`` compiled with ``-O3 -march=native``: a recursive bitboard counter,
+the torus with the column shift and superqueens without symmetry. Prints the best of
+``--repeat`` runs and the ratios (C time / ours: above 1, ours is faster). Compare ratios,
+not absolute times, on a shared machine. Each toroidal order two above takes about 20 times
+longer. ``--no-slow`` leaves out the searches without symmetry (and the column shift alone)
+and C, for the largest boards: the search without symmetry of n = 23 takes about 12 hours
+here, C's about an hour.
 """
 import argparse
 import os
@@ -24,14 +27,25 @@ import numpy as np
 
 import nqueens_numba as nq
 from _timing import best
-from nqueens_numba import _runner, _split
+from nqueens_numba import _kernels, _runner, _split
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def without_symmetry(n, variant):
-    """The count of every first-row column, one thread (the search the symmetry saves)."""
-    split = _split.count_split(n, "halving", 1, halving=False, variant=variant)
+def without_symmetry(n, variant, first_limit=None):
+    """The count of every first-row column, one thread (the search the symmetry saves); on
+    the torus with ``first_limit=1``, of column 0 times ``n`` (the column shift alone)."""
+    if not variant & _kernels.TORUS:
+        split = _split.count_split(n, "halving", 1, halving=False, variant=variant)
+        return split.total(_runner.run_split(split, 1))
+    # The kernel of the count by least steps on one-row prefixes: nothing pruned, each
+    # solution weighted (over every column, the weights add up to the count)
+    variant = _kernels.TORUS | _kernels.STEPS
+    first_limit = n if first_limit is None else first_limit
+    states = _split._prefix_states(n, 1, first_limit, _split.no_constraints(n), 0, variant)
+    split = _split.Split(n, "halving", states, 1,
+                         np.full(len(states), n // first_limit, dtype=np.int64),
+                         variant=variant)
     return split.total(_runner.run_split(split, 1))
 
 
@@ -59,25 +73,36 @@ def main():
     parser.add_argument("--torus", type=int, nargs="*", default=[13, 17, 19])
     parser.add_argument("--superqueen", type=int, nargs="*", default=[15, 16, 17, 18])
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--no-slow", action="store_true",
+                        help="only our counts (no search without symmetry, no C)")
     args = parser.parse_args()
     nq.count_solutions(11, torus=True, n_threads=1)  # compile or load the kernels first
     nq.count_solutions(11, piece="superqueen", n_threads=1)
-    without_symmetry(11, nq._kernels.TORUS)
-    without_symmetry(11, nq._kernels.KNIGHT)
+    without_symmetry(11, _kernels.TORUS)
+    without_symmetry(11, _kernels.KNIGHT)
     with tempfile.TemporaryDirectory() as folder:
-        exe = c_reference(folder)
+        exe = None if args.no_slow else c_reference(folder)
         print(f"{'board':<11} {'n':>3} {'count':>14} {'ours s':>9} {'no symmetry s':>14} "
-              f"{'symmetry x':>11} {'C s':>9} {'C / ours':>9}")
+              f"{'symmetry x':>11} {'columns s':>10} {'C s':>9} {'C / ours':>9}")
         for board, sizes in (("torus", args.torus), ("superqueen", args.superqueen)):
             keywords = {"torus": True} if board == "torus" else {"piece": "superqueen"}
-            variant = nq._kernels.TORUS if board == "torus" else nq._kernels.KNIGHT
+            variant = _kernels.TORUS if board == "torus" else _kernels.KNIGHT
             for n in sizes:
                 ours, total = best(lambda: nq.count_solutions(n, n_threads=1, **keywords),
                                    args.repeat)
+                line = f"{board:<11} {n:>3} {total:>14,} {ours:>9.3f}"
+                if args.no_slow:
+                    print(line, flush=True)
+                    continue
                 plain, total_plain = best(lambda: without_symmetry(n, variant), 1)
                 assert total == total_plain
-                line = (f"{board:<11} {n:>3} {total:>14,} {ours:>9.3f} {plain:>14.3f} "
-                        f"{plain / ours:>11.1f}")
+                line += f" {plain:>14.3f} {plain / ours:>11.1f}"
+                if board == "torus":
+                    shift, total_shift = best(lambda: without_symmetry(n, variant, 1), 1)
+                    assert total_shift == total
+                    line += f" {shift:>10.3f}"
+                else:
+                    line += f" {'':>10}"
                 if exe is not None:
                     c, total_c = c_time(exe, board, n, args.repeat)
                     assert total_c == total

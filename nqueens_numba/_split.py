@@ -475,6 +475,14 @@ class CountJob:
         above attacks (a Python int; constraints aside)."""
         free, cols, diag, anti = (int(v) for v in stack[j])
         attacked = cols | diag | anti
+        full = (1 << self.n) - 1
+        if self.variant & _kernels.STEPS and self.depth >= 2:  # nearer than the least step
+            n, m = self.n, int(state[4])
+            band = ((1 << (n - m + 1)) - 1) & ~((1 << m) - 1)
+            above = (int(stack[j, 1]) & ~int(stack[j - 1, 1]) if j
+                     else 1 << int(state[3 + self.depth - 1]))
+            t = above.bit_length() - 1
+            attacked |= ~((band << t) | (band >> (n - t))) & full
         if self.variant & _kernels.KNIGHT:  # the queens of the two rows above, as knights
             def queen(k):  # the bitboard of the queen of level ``k`` (< 0: of the prefix)
                 if k >= 0:
@@ -483,7 +491,7 @@ class CountJob:
                 return 1 << int(state[3 + row]) if row >= 0 else 0
             one, two = queen(j - 1), queen(j - 2)
             attacked |= (one << 2) | (one >> 2) | (two << 1) | (two >> 1)
-        return ~attacked & ((1 << self.n) - 1)
+        return ~attacked & full
 
 
 def pieces_overlap(pieces):
@@ -672,13 +680,14 @@ def count_split(n, method, n_threads, prefix_depth=None, constraints=None, halvi
         Counted by the kernel with allowed squares; mirror halving applies when they look
         the same in a left-right mirror (and ``halving``).
     halving : bool, optional
-        ``False`` searches every first-row column even where mirror halving (or on the
-        torus, the column shift) applies (the enumerations write the solutions of each
-        subproblem in order).
+        ``False`` searches every first-row column even where mirror halving applies (the
+        enumerations write the solutions of each subproblem in order; on the torus, always
+        counted by least steps, they enumerate :func:`whole_search`).
     variant : int, optional
         The board (:func:`variant_of`), without constraints: superqueens by either method
         (mirror halving, or the symmetric search with knights); toroidal queens by
-        ``"halving"`` only, where the first-row queen stands in column 0, weighted ``n``.
+        ``"halving"`` only, which counts them by least steps (:func:`_steps_split`; the
+        split covers the whole board whatever ``halving``).
 
     Returns
     -------
@@ -688,6 +697,8 @@ def count_split(n, method, n_threads, prefix_depth=None, constraints=None, halvi
         depth = 1 if prefix_depth is None else prefix_depth
         return Split(n, "halving", np.zeros((0, 3 + depth), dtype=np.int64), depth,
                      np.zeros(0, dtype=np.int64), variant=variant)
+    if variant & _kernels.TORUS:
+        return _steps_split(n, n_threads, prefix_depth)
     if variant and method != "symmetric":
         return _variant_split(n, variant, n_threads, prefix_depth, halving)
     target = _split_target(n, n_threads)
@@ -708,19 +719,15 @@ def count_split(n, method, n_threads, prefix_depth=None, constraints=None, halvi
 
 
 def _variant_split(n, variant, n_threads, prefix_depth, symmetric):
-    """The split of a count of superqueens (mirror halving) or toroidal queens (the first-row
-    queen in column 0 stands for its ``n`` column shifts, and from two rows on, a second-row
-    queen in column ``c <= n - c`` for its mirror image ``-c mod n`` too); with ``symmetric``
-    false, of the whole search."""
+    """The split of the search of superqueens (mirror halving; with ``symmetric`` false, the
+    whole search) or toroidal queens (the tree an exact profile walks: the first-row queen
+    in column 0 stands for its ``n`` column shifts, and from two rows on, a second-row queen
+    in column ``c <= n - c`` for its mirror image ``-c mod n`` too)."""
     target = config.TASKS_PER_THREAD * n_threads
     if not variant & _kernels.TORUS:
         first_limit = (n + 1) // 2 if symmetric else n
         states, depth = _variant_prefixes(n, first_limit, variant, target, prefix_depth)
         return Split(n, "halving", states, depth, _mirror_weights(n, states, symmetric),
-                     variant=variant)
-    if not symmetric:
-        states, depth = _variant_prefixes(n, n, variant, target, prefix_depth)
-        return Split(n, "halving", states, depth, np.ones(len(states), dtype=np.int64),
                      variant=variant)
     states, depth = _variant_prefixes(n, 1, variant, target, prefix_depth,
                                       shallowest=2 if n >= 3 else 1)
@@ -731,6 +738,31 @@ def _variant_split(n, variant, n_threads, prefix_depth, symmetric):
         states = states[keep]
         weights = np.where(2 * second[keep] < n, 2 * n, n).astype(np.int64)
     return Split(n, "halving", states, depth, weights, variant=variant)
+
+
+def _steps_split(n, n_threads, prefix_depth):
+    """The split of a count of toroidal queens by least steps (``_kernels.STEPS``).
+
+    The first-row queen stands in column 0 (weight ``n``: its column shifts); from two rows
+    on, the second-row queen stands in a column ``m <= (n - 1) / 2`` and every later one at
+    least ``m`` columns, either way round, from the one above. The kernel weights each
+    solution found by the rotations and negations of its steps (the row shifts and the
+    mirror image), so that the weighted sum is the whole count.
+    """
+    variant = _kernels.TORUS | _kernels.STEPS
+    states, depth = _variant_prefixes(n, 1, variant, config.TASKS_PER_THREAD * n_threads,
+                                      prefix_depth, shallowest=min(2, n))
+    return Split(n, "halving", states, depth, np.full(len(states), n, dtype=np.int64),
+                 variant=variant)
+
+
+def whole_search(n, n_threads, variant):
+    """Prefix states of the whole search of a variant's board (every first-row column), in
+    lexicographic order: ``(states, depth)``, many more than threads (none on a board
+    without solutions)."""
+    if has_no_solutions(n, variant):
+        return np.zeros((0, 4), dtype=np.int64), 1
+    return _variant_prefixes(n, n, variant, config.TASKS_PER_THREAD * n_threads)
 
 
 def enumeration_split(n, n_threads):
@@ -748,10 +780,8 @@ def stream_split(n, n_threads, chunk_size, allow, variant=0):
     total = known_total(n)
     per = max(chunk_size // (config.WINDOW_PER_THREAD * n_threads), 1000)
     target = config.TASKS_PER_THREAD * n_threads
-    if has_no_solutions(n, variant):
-        return np.zeros((0, 4), dtype=np.int64), 1
     if variant:
-        return _variant_prefixes(n, n, variant, target)
+        return whole_search(n, n_threads, variant)
     if total is not None:  # past the table the set is endless in practice: stream it
         target = min(max(target, -(-total // per)), config.MAX_SUBPROBLEMS)
     return _prefixes(n, n, allow, target)

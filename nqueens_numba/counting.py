@@ -91,10 +91,9 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
 
         Superqueens are counted as queens are (``method``, ``fundamental``: their attacks
         are D4-invariant), with the knight squares of the two rows above excluded;
-        toroidal queens with the first-row queen in column 0 times ``n`` (the column shifts
-        of a solution are solutions) and the mirror image of the second row (``"halving"``
-        only; ``fundamental`` classifies their solutions by enumeration). The variants
-        cannot be combined with each other or with ``preplaced`` or ``blocked``.
+        toroidal queens by least steps (``"halving"`` only; see Notes; ``fundamental``
+        classifies their solutions by enumeration). The variants cannot be combined with
+        each other or with ``preplaced`` or ``blocked``.
 
     Returns
     -------
@@ -154,6 +153,16 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
       inverse of that number; the rare leaves fixed by ``rot180`` (orbits of 4 and 2) are
       compared with their images. One pass gives the orbits by size, hence the fundamental
       count and the total. About 38% of the halving search's time.
+    * Toroidal queens, by least steps (kernel ``_count_variant_batch``): the column shifts,
+      the row shifts and the mirror ``c -> -c`` map solutions to solutions. The first-row
+      queen stands in column 0 (times ``n``); the *steps* ``d_i = q_{i+1} - q_i mod n``
+      between rows (cyclically) are rotated by a row shift and negated by the mirror, so
+      the second-row queen stands in the column ``m = d_0 <= (n - 1) / 2`` of the least step
+      and every later queen at least ``m`` columns, either way round, from the one above.
+      A solution found counts if its steps are the least of their rotations and
+      negations in lexicographic order, as the ``2 n / s`` solutions they stand for
+      (``s``: those that leave them as they are). About 6 times fewer nodes than the
+      column shift and the mirror alone at n = 17 and 19.
 
     The search is split into subproblems by pre-placing the first ``prefix_depth`` rows:
     many more subproblems than threads, each small (see ``config.TASKS_PER_THREAD`` and
@@ -235,7 +244,7 @@ def variant_split_args(n, variant, method, fundamental, prefix_depth, cons):
     """Check a count of a variant's board (toroidal queens, superqueens) for combinations
     that do not apply; return ``(method, prefix_depth)``, validated: superqueens choose
     their method as queens do (the symmetric search from ``config.SYMMETRIC_MIN_N``, and for
-    ``fundamental``), toroidal queens count by ``"halving"`` (the column shift)."""
+    ``fundamental``), toroidal queens count by ``"halving"`` (by least steps)."""
     torus = bool(variant & _kernels.TORUS)
     name = "torus=True" if torus else "piece='superqueen'"
     if cons is not None:
@@ -453,7 +462,7 @@ def first_row_counts(n, *, n_threads=None, piece="queen", torus=False):
     piece : {"queen", "superqueen"}, optional
     torus : bool, optional
         The board, as in :func:`count_solutions` (on the torus every column has the same
-        count).
+        count, a column shift of the others: the total over ``n``).
 
     Returns
     -------
@@ -483,7 +492,10 @@ def first_row_counts(n, *, n_threads=None, piece="queen", torus=False):
     out = np.zeros(n, dtype=np.int64)
     if n == 0:
         return out
-    if variant:  # the whole first row (the symmetries would only copy counts)
+    if variant & _kernels.TORUS:  # the column shifts: every column has ``1 / n`` of them
+        out[:] = count_solutions(n, n_threads=n_threads, torus=True) // n
+        return out
+    if variant:  # the whole first row (mirror halving would only copy counts)
         split = _split.count_split(n, "halving", n_threads, halving=False, variant=variant)
         np.add.at(out, split.states[:, 3], _runner.run_split(split, n_threads)[:, 0])
         return out

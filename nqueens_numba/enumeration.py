@@ -66,11 +66,14 @@ def _solve_constrained(n, n_threads, cons, max_bytes, progress=False, variant=0)
     _validate.result_size(n, count, max_bytes, _split.board_keywords(variant))
     out = np.empty((count, n), dtype=np.int8)
     pos = 0
-    state = split.states[0] if len(split.states) else None
+    states, depth = split.states, split.depth
+    if variant & _kernels.TORUS:  # counted by least steps: enumerated over every column
+        states, depth = _split.whole_search(n, n_threads, variant)
+    state = states[0] if len(states) else None
     allow = None if cons is None else cons.allow
-    with _runner.solutions_bar(progress, "solve", n, count, state, split.depth,
+    with _runner.solutions_bar(progress, "solve", n, count, state, depth,
                                allow, variant=variant) as bar:
-        for _, block in _runner.ordered_blocks(n, split.states, split.depth, n_threads,
+        for _, block in _runner.ordered_blocks(n, states, depth, n_threads,
                                                config.SOLVE_WINDOW_PER_THREAD,
                                                allow=allow, variant=variant):
             if pos + len(block) > count:

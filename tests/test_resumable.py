@@ -40,7 +40,8 @@ def _splits():
                                   (11, {3: 4}, np.fliplr(np.eye(11, dtype=bool)))]:
         yield _split.count_split(n, "halving", 1, 1, check_constraints(n, preplaced, blocked))
     # the variants' boards: toroidal queens, superqueens (knights checked on every level)
-    yield _split.count_split(11, "halving", 1, 2, variant=_kernels.TORUS)
+    yield _split.count_split(13, "halving", 1, 2, variant=_kernels.TORUS)  # least steps
+    yield _split.count_split(11, "halving", 1, 1, variant=_kernels.TORUS)  # nothing pruned
     yield _split.count_split(11, "halving", 1, 1, variant=_kernels.KNIGHT)
     yield _split.count_split(12, "symmetric", 1, 2, variant=_kernels.KNIGHT)
 
@@ -64,11 +65,11 @@ def test_pieces_split_at_random_add_up_to_each_subproblem(split):
     rng = np.random.default_rng(split.n)
     job = split.job
     whole = job(split.states)
+    splits = 0
     for index in range(len(split.states)):
         state = split.states[index:index + 1]
         total = np.zeros(job.width, dtype=np.int64)
         todo = [job.piece(index)]
-        splits = 0
         while todo:
             piece = todo.pop(int(rng.integers(len(todo))))
             counts, done = job.run(state, piece, int(rng.integers(1, 4)))

@@ -28,7 +28,7 @@ import os
 import sys
 import threading
 
-from ._sizes import KNIGHT, TAIL_ROWS, TAIL_SOLUTIONS, TORUS
+from ._sizes import KNIGHT, STEPS, TAIL_ROWS, TAIL_SOLUTIONS, TORUS
 
 #: The family (module) of each kernel and constant, loaded on first use: importing the
 #: package does not import numba, so a first call that needs no kernel (a small board,
@@ -53,7 +53,7 @@ _FAMILY = {
                      "_trace_variant_search"], "trace"),
 }
 
-__all__ = ["KNIGHT", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "cache_directory", "cache_of",
+__all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "cache_directory", "cache_of",
            "is_ours", "notice", "said_compiling", *sorted(_FAMILY)]
 
 #: Per thread: ``active`` while a caller's own notice (``_runner.compiling_notice``), which

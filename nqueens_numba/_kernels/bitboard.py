@@ -2,7 +2,8 @@
 
 Mirror halving is the callers' affair (they choose the first-row columns of the prefixes);
 ``allow`` restricts the squares of each row on constrained boards; ``variant`` (``TORUS``,
-``KNIGHT``: a constant of each entry point) searches the toroidal and superqueen boards.
+``KNIGHT``: a constant of each entry point) searches the toroidal and superqueen boards, and
+counts the torus by least steps (``TORUS | STEPS``, see ``_sizes.STEPS``).
 See ``_common`` for the masks, the states and the variants.
 """
 import numpy as np
@@ -13,6 +14,7 @@ from ._common import (
     JIT,
     JIT_INLINE,
     KNIGHT,
+    STEPS,
     TAIL_ROWS,
     TAIL_SOLUTIONS,
     TORUS,
@@ -21,6 +23,9 @@ from ._common import (
     _full_mask,
     _knight,
     _prefix_knight,
+    _steps_band,
+    _steps_near,
+    _steps_weight,
     trailing_zeros,
 )
 
@@ -51,6 +56,51 @@ def _count_tail(variant, n, full, cols, diag, anti, near, above):
     return count
 
 
+@njit(**JIT_INLINE)
+def _count_steps_tail(n, full, cols, diag, anti, near, band, queens):
+    """``_count_tail`` of the toroidal count by least steps (``TORUS | STEPS``): the
+    solutions found weighted by ``_steps_weight``. ``near``: the squares of the first tail
+    row closer than the least step to the queen above; ``band``: ``_steps_band`` of the
+    least step; ``queens``, ``(n,)`` int64: the queens above the tail (the tail's are written
+    into it)."""
+    count = np.int64(0)
+    tail = n - TAIL_ROWS
+    f0 = ~(cols | diag | anti | near) & full
+    while f0 != 0:
+        b0 = f0 & -f0
+        f0 ^= b0
+        c0, d0, a0 = _down(TORUS, n, cols, diag, anti, b0)
+        f1 = ~(c0 | d0 | a0 | _steps_near(STEPS, n, band, b0)) & full
+        while f1 != 0:
+            b1 = f1 & -f1
+            f1 ^= b1
+            c1, d1, a1 = _down(TORUS, n, c0, d0, a0, b1)
+            f2 = ~(c1 | d1 | a1 | _steps_near(STEPS, n, band, b1)) & full
+            while f2 != 0:
+                b2 = f2 & -f2
+                f2 ^= b2
+                c2, d2, a2 = _down(TORUS, n, c1, d1, a1, b2)
+                # the last queen: a least step from the one above, and from column 0 below
+                last = ~(c2 | d2 | a2 | _steps_near(STEPS, n, band, b2)) & band
+                if last != 0:
+                    queens[tail] = trailing_zeros(b0)
+                    queens[tail + 1] = trailing_zeros(b1)
+                    queens[tail + 2] = trailing_zeros(b2)
+                    queens[tail + 3] = trailing_zeros(last)
+                    count += _steps_weight(queens, n)
+    return count
+
+
+@njit(**JIT)
+def _steps_start(n, state, depth, queens):
+    """The queens of the subproblem ``state`` (``depth`` rows) written into ``queens``,
+    ``(n,)`` int64, and the ``_steps_band`` of its least step (``state``'s second-row queen;
+    all columns when ``depth < 2``, which leaves the search to the solutions' check)."""
+    for r in range(depth):
+        queens[r] = state[3 + r]
+    return _steps_band(n, state[4]) if depth >= 2 else _full_mask(n)
+
+
 
 @njit(**JIT)
 def _start_count(n, state, depth, stack, level, allow, near):
@@ -71,7 +121,8 @@ def _start_count(n, state, depth, stack, level, allow, near):
 
 
 @njit(**JIT)
-def _count_cursor(n, row, stack, level, allow, constrained, variant, above, budget):
+def _count_cursor(n, row, stack, level, allow, constrained, variant, above, queens, band,
+                  budget):
     """Continue the count of one subproblem from its cursor, for about ``budget`` steps.
 
     The subproblem has ``row`` queens placed, ``row < n - TAIL_ROWS``. Its cursor is the
@@ -82,7 +133,9 @@ def _count_cursor(n, row, stack, level, allow, constrained, variant, above, budg
     (a literal: each value compiles its own version), the queen of row ``r`` may stand only
     on the squares of ``allow[r]`` (``(n,)`` int64); without, every square is allowed.
     ``variant`` (a literal too) is the board's (see ``_common``); with ``KNIGHT``, ``above``
-    is the queen of row ``row - 1`` (0 on the first row).
+    is the queen of row ``row - 1`` (0 on the first row). With ``STEPS``, ``queens``,
+    ``(n,)`` int64, holds the queens of the first ``row`` rows (the search writes the others
+    into it), and ``band`` the ``_steps_band`` of the least step (see ``_steps_start``).
 
     A *step* is one return to a row more than ``_STEP_ROWS`` rows above the tail (the last
     ``TAIL_ROWS`` rows, unrolled): between two steps the search covers at most a subtree of
@@ -116,14 +169,22 @@ def _count_cursor(n, row, stack, level, allow, constrained, variant, above, budg
     first_above = above  # the queen above level 0; deeper, the difference of two ``cols``
     if variant & KNIGHT and sp > 0:
         above = stack[sp, 1] & ~stack[sp - 1, 1]
+    if variant & STEPS:  # the queens of the levels above, from the stack
+        for j in range(sp):
+            queens[row + j] = trailing_zeros(stack[j + 1, 1] & ~stack[j, 1])
     while True:
         if free != 0:
             bit = free & -free
             free ^= bit
             next_cols, next_diag, next_anti = _down(variant, n, cols, diag, anti, bit)
-            near = _knight(variant, bit, above)
+            near = _knight(variant, bit, above) | _steps_near(variant, n, band, bit)
+            if variant & STEPS:
+                queens[row + sp] = trailing_zeros(bit)
             if sp == top:
-                if constrained:
+                if variant & STEPS:
+                    count += _count_steps_tail(n, full, next_cols, next_diag, next_anti, near,
+                                               band, queens)
+                elif constrained:
                     leaves, _, _ = _count_allowed_tail(
                         next_cols, next_diag, next_anti, allow[tail], allow[tail + 1],
                         allow[tail + 2], allow[tail + 3], 0, 0, 0, 0, variant, n, near, bit)
@@ -172,15 +233,17 @@ def _count_cursor(n, row, stack, level, allow, constrained, variant, above, budg
 def _count_rows(n, row, cols, diag, anti, allow):
     """``_count_rows_of`` on the plain board: the kernel of small counts from the root, which
     compiles fastest."""
-    return _count_rows_of(n, row, cols, diag, anti, allow, 0, 0, 0)
+    return _count_rows_of(n, row, cols, diag, anti, allow, 0, 0, 0,
+                          np.empty(0, dtype=np.int64), 0)
 
 
 @njit(**JIT)
-def _count_rows_of(n, row, cols, diag, anti, allow, variant, near, above):
+def _count_rows_of(n, row, cols, diag, anti, allow, variant, near, above, queens, band):
     """The completions of a subproblem by the plainest explicit-stack search, without the
     unrolled tail or a budget; the queen of row ``r`` may stand only on the squares of
     ``allow[r]``, and on no square of ``near`` in row ``row`` (knights; ``above``: the
-    queen of row ``row - 1``, with ``KNIGHT``). For subproblems of at most ``TAIL_ROWS``
+    queen of row ``row - 1``, with ``KNIGHT``; ``queens`` and ``band`` with ``STEPS``, as
+    in ``_count_cursor``). For subproblems of at most ``TAIL_ROWS``
     free rows (deep prefixes), and for whole small boards from the root (``row == 0``,
     counts of milliseconds), where it is the kernel that compiles fastest (a fraction of a
     second on first use).
@@ -188,6 +251,13 @@ def _count_rows_of(n, row, cols, diag, anti, allow, variant, near, above):
     full = _full_mask(n)
     free = ~(cols | diag | anti | near) & full & allow[min(row, n - 1)]
     if row >= n - 1:
+        if variant & STEPS:
+            if row == n - 1:
+                free &= band
+                if free == 0:
+                    return np.int64(0)
+                queens[n - 1] = trailing_zeros(free)
+            return _steps_weight(queens, n)
         if row >= n:
             return np.int64(1)
         return np.int64(1) if free != 0 else np.int64(0)
@@ -201,11 +271,19 @@ def _count_rows_of(n, row, cols, diag, anti, allow, variant, near, above):
             bit = free & -free
             free ^= bit
             next_cols, next_diag, next_anti = _down(variant, n, cols, diag, anti, bit)
-            next_free = ~(next_cols | next_diag | next_anti | _knight(variant, bit, above)) \
-                & allow[row + sp + 1]
+            next_free = ~(next_cols | next_diag | next_anti | _knight(variant, bit, above)
+                          | _steps_near(variant, n, band, bit)) & allow[row + sp + 1]
+            if variant & STEPS:
+                queens[row + sp] = trailing_zeros(bit)
+                if sp == top:
+                    next_free &= band  # the last queen a least step from column 0 too
             if next_free != 0:
                 if sp == top:
-                    count += 1
+                    if variant & STEPS:
+                        queens[n - 1] = trailing_zeros(next_free)
+                        count += _steps_weight(queens, n)
+                    else:
+                        count += 1
                 else:
                     stack[sp, 0] = free
                     stack[sp, 1] = cols
@@ -247,11 +325,17 @@ def _count_run(n, states, depth, allow, constrained, variant, stack, level, part
     k = states.shape[0]
     counts = np.zeros(k, dtype=np.int64)
     used = np.int64(0)
+    queens = np.empty(n, dtype=np.int64)
     for i in range(k):
         near, above = _prefix_knight(variant, states[i], depth)
+        band = np.int64(0)
+        if variant & STEPS:
+            band = _steps_start(n, states[i], depth, queens)
+            if depth >= 1:
+                near |= _steps_near(variant, n, band, np.int64(1) << states[i, 3 + depth - 1])
         if n - depth <= TAIL_ROWS:
             counts[i] = _count_rows_of(n, depth, states[i, 0], states[i, 1], states[i, 2],
-                                       allow, variant, near, above)
+                                       allow, variant, near, above, queens, band)
             level[0] = -1
             used += 1
         else:
@@ -259,7 +343,7 @@ def _count_run(n, states, depth, allow, constrained, variant, stack, level, part
                 _start_count(n, states[i], depth, stack, level, allow, near)
                 partial[0] = 0
             found, steps = _count_cursor(n, depth, stack, level, allow, constrained, variant,
-                                         above, max(budget - used, 1))
+                                         above, queens, band, max(budget - used, 1))
             partial[0] += found
             used += steps + 1
             if level[0] >= 0:
@@ -291,11 +375,13 @@ def _count_allowed_batch(n, states, depth, allow, stack, level, partial, budget)
 
 @njit(**JIT)
 def _count_variant_batch(n, states, depth, variant, stack, level, partial, budget):
-    """``_count_run`` on the board of ``variant`` (``TORUS``, else ``KNIGHT``), for about
-    ``budget`` steps; each variant runs a search compiled for it."""
+    """``_count_run`` on the board of ``variant`` (``TORUS | STEPS``: the torus by least
+    steps, else ``KNIGHT``), for about ``budget`` steps; each variant runs a search compiled
+    for it."""
     allow = np.full(n, _full_mask(n), dtype=np.int64)
-    if variant == TORUS:
-        return _count_run(n, states, depth, allow, False, TORUS, stack, level, partial, budget)
+    if variant & TORUS:
+        return _count_run(n, states, depth, allow, False, TORUS | STEPS, stack, level, partial,
+                          budget)
     return _count_run(n, states, depth, allow, False, KNIGHT, stack, level, partial, budget)
 
 
@@ -311,7 +397,7 @@ def _count_states(n, states, depth):
 
 @njit(**JIT)
 def _count_variant_states(n, states, depth, variant):
-    """``_count_states`` on the board of ``variant`` (``TORUS`` or ``KNIGHT``)."""
+    """``_count_states`` on the board of ``variant`` (``TORUS | STEPS`` or ``KNIGHT``)."""
     return _count_variant_batch(n, states, depth, variant, np.empty((n + 1, 4), dtype=np.int64),
                                 np.full(1, -1, dtype=np.int64), np.zeros(1, dtype=np.int64),
                                 np.int64(1) << 62)[0]
@@ -333,9 +419,12 @@ def _enumerate_prefixes(n, depth, first_limit, allow, max_states):
 
 @njit(**JIT)
 def _enumerate_variant_prefixes(n, depth, first_limit, allow, max_states, variant):
-    """``_prefixes_of`` on the board of ``variant`` (``TORUS``, else ``KNIGHT``)."""
+    """``_prefixes_of`` on the board of ``variant`` (``TORUS``, ``TORUS | STEPS``, else
+    ``KNIGHT``)."""
     if variant == TORUS:
         return _prefixes_of(n, depth, first_limit, allow, max_states, TORUS)
+    if variant == TORUS | STEPS:
+        return _prefixes_of(n, depth, first_limit, allow, max_states, TORUS | STEPS)
     return _prefixes_of(n, depth, first_limit, allow, max_states, KNIGHT)
 
 
@@ -348,7 +437,9 @@ def _prefixes_of(n, depth, first_limit, allow, max_states, variant):
     bitboards; all ones without constraints), and the queen of row 0 only in columns
     ``0 .. first_limit - 1`` (mirror-symmetry halving passes ``(n + 1) // 2``). Prefixes whose
     next row has no free square are dropped, except when ``depth == n`` (the prefix is then a
-    solution). Requires ``1 <= depth <= n``.
+    solution). With ``STEPS`` (and ``first_limit == 1``), the second-row queen stands in
+    a column ``m <= (n - 1) / 2`` and every later one at least ``m`` columns from the one above
+    (see ``_sizes.STEPS``). Requires ``1 <= depth <= n``.
 
     Returns ``(states, n_states)``: ``states`` of shape ``(n_states, 3 + depth)``, ``int64``;
     when there are more than ``max_states``, empty, with the count where it stopped.
@@ -378,6 +469,14 @@ def _prefixes_of(n, depth, first_limit, allow, max_states, variant):
             next_free = ~(cols | diag | anti | _knight(variant, bit, above)) & full
             if d + 1 < n:
                 next_free &= allow[d + 1]
+            if variant & STEPS:
+                if d == 0:  # the least step ``m``, up to the mirror
+                    next_free &= _full_mask((n - 1) // 2 + 1)
+                else:
+                    band = _steps_band(n, queens[1])
+                    next_free &= ~_steps_near(variant, n, band, bit)
+                    if d + 1 == n - 1:
+                        next_free &= band
             if d + 1 == depth:
                 if next_free != 0 or depth == n:
                     if write:
