@@ -31,6 +31,10 @@ from nqueens_numba import _kernels, _runner, _split
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
+#: Published counts, checked: OEIS A051906 (toroidal queens) and A051223 (superqueens).
+KNOWN = {"torus": {13: 4524, 17: 140_692, 19: 820_496, 23: 128_850_048, 25: 1_957_725_000},
+         "superqueen": {15: 32_516, 16: 202_900, 17: 1_330_622}}
+
 
 def without_symmetry(n, variant, first_limit=None):
     """The count of every first-row column, one thread (the search the symmetry saves); on
@@ -90,6 +94,7 @@ def main():
             for n in sizes:
                 ours, total = best(lambda: nq.count_solutions(n, n_threads=1, **keywords),
                                    args.repeat)
+                assert total == KNOWN[board].get(n, total), (board, n, total)
                 line = f"{board:<11} {n:>3} {total:>14,} {ours:>9.3f}"
                 if args.no_slow:
                     print(line, flush=True)

@@ -132,9 +132,10 @@ PROFILE_STEPS = 1 << 21
 
 #: Rough cost of a count of a variant's board on one thread of the 2-core machine, for the
 #: long-count warning: ``(n, seconds at that n, growth per board order)``, from
-#: benchmarks/bench_variants.py (toroidal queens: 3 s at n = 19, 67 s at n = 21;
-#: superqueens by the symmetric search: 0.72 s at n = 17, about 6.5 times more per order).
-VARIANT_COST = {"torus": (19, 3.0, 5.0), "superqueen": (17, 0.72, 6.5)}
+#: benchmarks/bench_variants.py (toroidal queens by least steps: 0.8 s at n = 19, 665 s at
+#: n = 23, about 5.4 times more per order; superqueens by the symmetric search: 0.72 s at
+#: n = 17, about 6.5 times more per order).
+VARIANT_COST = {"torus": (23, 665.0, 5.4), "superqueen": (17, 0.72, 6.5)}
 
 #: Share of the available memory that ``solve`` may allocate for its result by default.
 MEMORY_FRACTION = 0.8

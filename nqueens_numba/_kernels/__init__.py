@@ -35,6 +35,7 @@ from ._sizes import KNIGHT, STEPS, TAIL_ROWS, TAIL_SOLUTIONS, TORUS
 #: :mod:`nqueens_numba._breadth`; a construction; a drawing) does not pay for it.
 _FAMILY = {
     "JIT": "_common",
+    "_steps_weight": "_common",
     **dict.fromkeys([
         "_count_allowed_batch", "_count_allowed_states", "_count_batch", "_count_rows",
         "_count_states", "_count_variant_batch", "_count_variant_states",
@@ -53,8 +54,8 @@ _FAMILY = {
                      "_trace_variant_search"], "trace"),
 }
 
-__all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "cache_directory", "cache_of",
-           "is_ours", "notice", "said_compiling", *sorted(_FAMILY)]
+__all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "cache_directory",
+           "cache_of", "is_ours", "notice", "said_compiling", *sorted(_FAMILY)]
 
 #: Per thread: ``active`` while a caller's own notice (``_runner.compiling_notice``), which
 #: names the feature, is on; the process's first-compile line then stays quiet.
