@@ -573,8 +573,9 @@ class Split:
     def checkpoint_id(self):
         """What identifies this split in a checkpoint file (JSON-serialisable dict)."""
         sha = None if self.constraints is None else self.constraints.sha256
+        counted = "by least steps" if self.variant & _kernels.STEPS else None
         return checkpoint.split_record(self.n, self.method, self.depth, self.states,
-                                       self.results, sha, board_name(self.variant))
+                                       self.results, sha, board_name(self.variant), counted)
 
     def remaining(self, piece):
         """Estimated share of its subproblem's search still ahead of ``piece``, 0 to 1.

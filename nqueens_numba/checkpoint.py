@@ -376,14 +376,17 @@ def status(path):
     }
 
 
-def split_record(n, method, depth, states, results=None, constraints_sha256=None, board=None):
+def split_record(n, method, depth, states, results=None, constraints_sha256=None, board=None,
+                 counted=None):
     """What identifies a split in a checkpoint file (its ``"split"`` field).
 
     JSON-serialisable: the board order, method and prefix depth, the number of subproblems
     and a hash of their ``(n_states, 3 + depth)`` int64 array; ``results`` names what each
     subproblem records when it is more than one count, ``constraints_sha256`` identifies the
     constraints of a constrained count, ``board`` the board of a variant (``"torus"``,
-    ``"superqueen"``).
+    ``"superqueen"``), ``counted`` how a subproblem's solutions are counted when not one by
+    one (``"by least steps"``: weighted, on the torus; earlier versions counted toroidal
+    subproblems one by one, and some of their subproblems look the same).
     """
     split = {
         "n": int(n),
@@ -398,6 +401,8 @@ def split_record(n, method, depth, states, results=None, constraints_sha256=None
         split["constraints_sha256"] = constraints_sha256
     if board is not None:
         split["board"] = board
+    if counted is not None:
+        split["counted"] = counted
     return split
 
 

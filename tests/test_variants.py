@@ -146,6 +146,26 @@ def test_is_solution_against_the_oracle():
                 assert nq.is_solution(q, **board) == expected, (q, board)
 
 
+def test_toroidal_checkpoints_of_the_count_one_by_one_are_refused(tmp_path):
+    """Earlier versions counted toroidal subproblems one by one, with weights n or 2n: a file
+    of theirs whose subproblems look the same (depth 2) is another count, never resumed with
+    the weights of the count by least steps."""
+    import json
+
+    from nqueens_numba.checkpoint import _checksum
+
+    path = tmp_path / "t.json"
+    assert nq.count_solutions(17, torus=True, prefix_depth=2, checkpoint=path) == 140692
+    data = json.loads(path.read_text())
+    assert data["split"].pop("counted") == "by least steps"
+    data["sha256"] = _checksum(data)
+    path.write_text(json.dumps(data))
+    before = path.read_bytes()
+    with pytest.raises(nq.checkpoint.CheckpointError, match="another version"):
+        nq.count_solutions(17, torus=True, prefix_depth=2, checkpoint=path)
+    assert path.read_bytes() == before
+
+
 def test_checkpoints_know_their_board(tmp_path):
     path = tmp_path / "torus.json"
     assert nq.count_solutions(13, torus=True, checkpoint=path) == 4524
