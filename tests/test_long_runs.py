@@ -190,7 +190,9 @@ def test_a_second_signal_ends_the_cli_at_once(tmp_path, second):
         def slow_dump(obj, file, **kwargs):
             json.__dict__["dump"](obj, file, **kwargs)
             saves.append(1)
-            if len(saves) > 1:  # not the save when the count starts: the stop's
+            if len(saves) == 1:  # the save when the count starts
+                print("counting", file=sys.stderr, flush=True)
+            else:  # the stop's
                 print("saving", file=sys.stderr, flush=True)
                 time.sleep(30)
         checkpoint.json = type(json)("slow_json")
@@ -200,9 +202,19 @@ def test_a_second_signal_ends_the_cli_at_once(tmp_path, second):
     """
     proc = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.5)  # started, and counting
-    proc.send_signal(signal.SIGINT)
-    assert proc.stderr.readline() == "saving\n"  # the stop is writing the checkpoint
+    try:
+        # the count has started (past a compile notice, if any) and is counting
+        line = proc.stderr.readline()
+        while line and line != "counting\n":
+            line = proc.stderr.readline()
+        assert line == "counting\n"
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        assert proc.stderr.readline() == "saving\n"  # the stop is writing the checkpoint
+    except BaseException:
+        proc.kill()
+        proc.communicate()
+        raise
     sent = time.perf_counter()
     proc.send_signal(second)
     out, err = proc.communicate(timeout=60)
