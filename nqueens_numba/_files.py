@@ -18,6 +18,20 @@ _NAME_BYTES = 200
 #: at once can remove them (:func:`remove_pending_temporaries`).
 _pending = set()
 
+#: Set while a stop was asked for by a signal (the CLI's handler, :func:`stop_writing`): the
+#: ``KeyboardInterrupt`` the handler raises can be swallowed (numba or llvmlite, inside a
+#: finaliser), so :func:`atomic_file` checks it before putting a file in place.
+_stop = set()
+
+
+def stop_writing(stop=True):
+    """Ask :func:`atomic_file` not to put any file in place (``stop=False``: clear that)."""
+    if stop:
+        _stop.add(True)
+    else:
+        _stop.clear()
+
+
 #: Directories whose entries are not ordinary files (``/dev/stdout``, ``/proc/self/fd/1``,
 #: devices): written in place, never replaced.
 _SPECIAL_DIRECTORIES = ("/dev/", "/proc/")
@@ -107,6 +121,8 @@ def atomic_file(path, binary=False):
             yield file
             file.flush()
             os.fsync(file.fileno())
+        if _stop:  # a signal came, and its interruption was swallowed on the way
+            raise KeyboardInterrupt
         os.replace(tmp, target)
     except BaseException:
         try:

@@ -19,7 +19,7 @@ import numpy as np
 
 from . import (_runner, _split, _validate, checkpoint, config, counting, enumeration,
                estimation, export, huge, precompile, streaming)
-from ._files import atomic_file, check_target, remove_pending_temporaries
+from ._files import atomic_file, check_target, remove_pending_temporaries, stop_writing
 from ._version import __version__
 
 #: Solutions formatted per write when printing or saving them.
@@ -470,6 +470,7 @@ def main(argv=None):
     # callers of ``main``).
     handlers = {}
     _ended_by.clear()
+    stop_writing(False)
     if threading.current_thread() is threading.main_thread():
         for name in ("SIGINT", "SIGTERM", "SIGHUP"):
             # A signal the process was started to ignore (``nohup``, ``&`` in a script)
@@ -484,6 +485,7 @@ def main(argv=None):
     finally:
         for name, handler in handlers.items():
             signal.signal(getattr(signal, name), handler)
+        stop_writing(False)
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
@@ -514,6 +516,7 @@ def _terminate(signum, frame):
         remove_pending_temporaries()
         os._exit(128 + signum)
     _ended_by["signal"] = signum
+    stop_writing()  # no output file put in place, should the interruption be swallowed
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
     raise KeyboardInterrupt(f"terminated by {signal.Signals(signum).name}")
