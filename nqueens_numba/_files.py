@@ -89,7 +89,7 @@ def check_target(path):
 
 
 @contextmanager
-def atomic_file(path, binary=False):
+def atomic_file(path, binary=False, keep_on_stop=False):
     """Open a temporary file beside ``path``; on success, flush it to disk and rename it.
 
     The file keeps the mode of the file it replaces (or gets the default for a new one),
@@ -97,7 +97,8 @@ def atomic_file(path, binary=False):
     the temporary file is removed and ``path`` is left as it was. A pipe, a device or a
     path under ``/dev`` or ``/proc`` (``/dev/stdout``) is written in place: it cannot be
     replaced. Errors about the path itself (see :func:`check_target`) come before anything
-    is written.
+    is written. After :func:`stop_writing`, the file is not put in place (an interrupted
+    result), unless ``keep_on_stop`` (a checkpoint, which the stop itself saves).
     """
     name, in_place = check_target(path)
     mode, options = ("wb", {}) if binary else ("w", {"encoding": "utf-8"})
@@ -121,7 +122,7 @@ def atomic_file(path, binary=False):
             yield file
             file.flush()
             os.fsync(file.fileno())
-        if _stop:  # a signal came, and its interruption was swallowed on the way
+        if _stop and not keep_on_stop:  # a signal came; its interruption was swallowed
             raise KeyboardInterrupt
         os.replace(tmp, target)
     except BaseException:

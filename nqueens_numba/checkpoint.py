@@ -295,7 +295,7 @@ class Checkpoint:
         }
         data["sha256"] = _checksum(data)
         data["updated"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        with atomic_file(self.path) as file:
+        with atomic_file(self.path, keep_on_stop=True) as file:
             json.dump(data, file, separators=(",", ":"))
             file.write("\n")
 
