@@ -39,16 +39,29 @@ def _python_start_up():
     return min(times)
 
 
+def _before_the_package_ran(returncode, err):
+    """Whether a Ctrl-C ended Python before any code of the package ran: Python's own
+    ``KeyboardInterrupt`` traceback, with no frame in a file of the package (the signal came
+    while Python was still finding or opening it, which no code of the package can handle)."""
+    package = os.path.dirname(nq.__file__)
+    return (returncode != 130 and err.rstrip().endswith("KeyboardInterrupt")
+            and package not in err)
+
+
 @pytest.mark.parametrize("delay", [0.02, 0.05, 0.1, 0.15, 0.25])
 def test_ctrl_c_while_the_command_starts_exits_130_without_a_traceback(delay):
     """Ctrl-C from the moment the package starts loading (after Python's own start-up,
-    measured: it varies with the machine's load)."""
-    start_up = _python_start_up()
-    run = subprocess.Popen([sys.executable, "-m", "nqueens_numba", "count", "15"],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(start_up + delay)
-    run.send_signal(signal.SIGINT)
-    out, err = run.communicate(timeout=60)
+    measured: it varies with the machine's load). A signal that still came before any code of
+    the package ran is Python's to handle: the run is tried again, up to five times."""
+    for _ in range(5):
+        start_up = _python_start_up()
+        run = subprocess.Popen([sys.executable, "-m", "nqueens_numba", "count", "15"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(start_up + delay)
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=60)
+        if not _before_the_package_ran(run.returncode, err):
+            break
     assert run.returncode == 130, (out, err)
     assert "Traceback" not in err and err.startswith("nqueens: "), err
 
