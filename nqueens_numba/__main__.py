@@ -25,4 +25,10 @@ def run():
 
 
 if __name__ == "__main__":
-    sys.exit(run())
+    status = run()
+    # Once an interruption has left code run by ``exec`` of a string (namedtuples and
+    # dataclasses made while numba loads, on first use), Python ends ``python -m`` by SIGINT,
+    # whatever the status, even when the interruption was handled: running such code again
+    # clears that record, so that the status is the one ``run`` returned.
+    exec("pass")
+    sys.exit(status)

@@ -3,8 +3,8 @@ import errno
 import glob
 import os
 import re
+import secrets
 import stat
-import tempfile
 from contextlib import contextmanager
 
 __all__ = ["atomic_file", "check_target", "probe_directory", "remove_stale_temporaries",
@@ -110,13 +110,20 @@ def atomic_file(path, binary=False, keep_on_stop=False):
         return
     target = os.path.realpath(name)
     directory = os.path.dirname(target)
+    tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=_temporary_prefix(target), suffix=".tmp",
-                                   dir=directory)
-    except OSError as exc:  # name the file asked for, not the temporary one
-        raise type(exc)(exc.errno, exc.strerror, name) from None
-    _pending.add(tmp)
-    try:
+        fd = None
+        while fd is None:  # the name is known before the file exists (see _create_new)
+            tmp = _temporary_name(target)
+            _pending.add(tmp)
+            try:
+                fd = _create_new(tmp)
+            except OSError as exc:  # name the file asked for, not the temporary one
+                _pending.discard(tmp)
+                tmp = None
+                raise type(exc)(exc.errno, exc.strerror, name) from None
+            if fd is None:  # another writer's name: left alone
+                _pending.discard(tmp)
         os.chmod(tmp, _new_file_mode(target))
         with os.fdopen(fd, mode, **options) as file:
             yield file
@@ -126,10 +133,11 @@ def atomic_file(path, binary=False, keep_on_stop=False):
             raise KeyboardInterrupt
         os.replace(tmp, target)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
         raise
     finally:
         _pending.discard(tmp)
@@ -153,10 +161,37 @@ def _sync_directory(directory):
 def probe_directory(path):
     """Create and remove a temporary file beside ``path``; raises ``OSError`` if it fails."""
     target = os.path.realpath(os.fsdecode(os.fspath(path)))
-    fd, probe = tempfile.mkstemp(prefix=_temporary_prefix(target), suffix=".tmp",
-                                 dir=os.path.dirname(target))
-    os.close(fd)
-    os.unlink(probe)
+    probe = None
+    try:
+        fd = None
+        while fd is None:
+            probe = _temporary_name(target)
+            fd = _create_new(probe)
+        os.close(fd)
+    finally:
+        if probe is not None:
+            try:
+                os.unlink(probe)
+            except OSError:  # never made (interrupted, or the error being raised)
+                pass
+
+
+def _temporary_name(target):
+    """A new name for a temporary file of ``target``, beside it: ``_temporary_prefix``, 8
+    random characters, ``.tmp``."""
+    return os.path.join(os.path.dirname(target),
+                        f"{_temporary_prefix(target)}{secrets.token_hex(4)}.tmp")
+
+
+def _create_new(name):
+    """Create the file ``name`` (mode 0o600) and return its descriptor, or None if it exists.
+
+    The callers choose the name first, so that an interruption at any point leaves them a
+    file they know to remove (``tempfile.mkstemp`` names its file only once it is made)."""
+    try:
+        return os.open(name, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return None
 
 
 def remove_pending_temporaries():

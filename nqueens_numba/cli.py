@@ -478,6 +478,8 @@ def main(argv=None):
             if hasattr(signal, name) and signal.getsignal(getattr(signal, name)) \
                     is not signal.SIG_IGN:
                 handlers[name] = signal.signal(getattr(signal, name), _terminate)
+    unraisable = sys.unraisablehook
+    sys.unraisablehook = _quiet_stop(unraisable)
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
@@ -485,7 +487,18 @@ def main(argv=None):
     finally:
         for name, handler in handlers.items():
             signal.signal(getattr(signal, name), handler)
+        sys.unraisablehook = unraisable
         stop_writing(False)
+
+
+def _quiet_stop(hook):
+    """``sys.unraisablehook`` that says nothing of the interruption a signal's handler raised
+    where Python cannot pass it on (a finaliser, a weak reference's callback): the run stops
+    all the same (``stop_writing``, ``_stop_if_signalled``). Anything else goes to ``hook``."""
+    def quiet(unraisable):
+        if not (issubclass(unraisable.exc_type, KeyboardInterrupt) and "signal" in _ended_by):
+            hook(unraisable)
+    return quiet
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
@@ -570,7 +583,10 @@ def _main(args, commands, out):
     except (TypeError, ValueError) as exc:
         commands[args.command].error(_cli_names(str(exc)))  # exits with status 2
     except KeyboardInterrupt as exc:
-        print(f"nqueens: {str(exc) or 'interrupted'}", file=sys.stderr)
+        signum = _ended_by.get("signal", signal.SIGINT)
+        said = "interrupted" if signum == signal.SIGINT else \
+            f"terminated by {signal.Signals(signum).name}"
+        print(f"nqueens: {str(exc) or said}", file=sys.stderr)
         return 128 + _ended_by.get("signal", signal.SIGINT)  # kept: a later signal ends at once
     except MemoryError as exc:
         print(f"nqueens: out of memory: {exc}", file=sys.stderr)

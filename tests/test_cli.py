@@ -228,3 +228,28 @@ def test_profile(capsys):
     est = nq.search_profile(10, samples=5000, seed=2)
     assert lines[0] == "depth estimate stderr" and len(lines) == 12
     assert [float(line.split()[1]) for line in lines[1:]] == pytest.approx(est.value, rel=1e-6)
+
+
+def test_a_signal_swallowed_by_a_finaliser_still_stops_the_run_quietly(monkeypatch, capsys):
+    """A termination signal whose interruption Python cannot pass on (it came inside a
+    finaliser, as it can inside numba or llvmlite): the command still ends as terminated,
+    with its one line and no "Exception ignored" traceback."""
+    import signal
+
+    from nqueens_numba import counting
+
+    class Finaliser:
+        def __del__(self):
+            os.kill(os.getpid(), signal.SIGTERM)  # handled here, inside the finaliser
+
+    def count_solutions(*args, **kwargs):
+        Finaliser()
+        return 92
+
+    monkeypatch.setattr(counting, "count_solutions", count_solutions)
+    hook = sys.unraisablehook
+    assert main(["count", "8"]) == 143
+    out, err = capsys.readouterr()
+    assert out == "" and err == "nqueens: terminated by SIGTERM\n"
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    assert sys.unraisablehook is hook  # restored, as the handlers are

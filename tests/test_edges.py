@@ -66,6 +66,24 @@ def test_ctrl_c_while_the_command_starts_exits_130_without_a_traceback(delay):
     assert "Traceback" not in err and err.startswith("nqueens: "), err
 
 
+def test_an_interruption_handled_inside_exec_keeps_the_exit_status(tmp_path):
+    """An interruption that left code run by ``exec`` of a string (while numba loads, it
+    makes namedtuples and dataclasses so) and was then handled: ``python -m nqueens_numba``
+    still exits with the status the command returned, not by SIGINT as Python would."""
+    (tmp_path / "sitecustomize.py").write_text(
+        "from nqueens_numba import cli\n"
+        "def _main(args, commands, out):\n"
+        "    try:\n"
+        "        exec('raise KeyboardInterrupt')\n"
+        "    except KeyboardInterrupt:\n"
+        "        return 143\n"
+        "cli._main = _main\n")
+    path = os.pathsep.join(filter(None, [str(tmp_path), os.environ.get("PYTHONPATH")]))
+    run = subprocess.run([sys.executable, "-m", "nqueens_numba", "count", "5"],
+                         env={**os.environ, "PYTHONPATH": path}, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 143, run.stderr
+
+
 def test_numba_debugging_mode_runs_the_kernels_as_python():
     """``NUMBA_DISABLE_JIT=1`` (numba's debugging mode): the kernels run as Python."""
     code = ("import nqueens_numba as nq\n"

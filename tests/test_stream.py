@@ -487,8 +487,36 @@ def test_termination_signal_leaves_no_file(tmp_path, signame, status):
         time.sleep(0.01)
     proc.send_signal(getattr(signal, signame))
     _, err = proc.communicate(timeout=120)
-    assert proc.returncode == status and "Traceback" not in err
-    assert os.listdir(tmp_path) == []
+    assert proc.returncode == status and "Traceback" not in err, (proc.returncode, err)
+    assert os.listdir(tmp_path) == [], err
+
+
+@pytest.mark.parametrize("which", [1, 2], ids=["probe", "temporary"])
+def test_an_interruption_as_the_temporary_file_is_made_leaves_nothing(tmp_path, monkeypatch,
+                                                                       which):
+    """A Ctrl-C or a termination signal that comes just as a file beside the target is
+    created (the probe of the directory, then the temporary file; a test of the CLI sends
+    its signal when the file appears) removes it with the rest."""
+    from nqueens_numba import _files
+
+    real_open = os.open
+    made = []
+
+    def open_then_interrupt(*args, **kwargs):
+        fd = real_open(*args, **kwargs)
+        made.append(args[0])
+        if len(made) == which:
+            os.close(fd)
+            raise KeyboardInterrupt
+        return fd
+
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "open", open_then_interrupt)
+        with pytest.raises(KeyboardInterrupt):
+            with _files.atomic_file(tmp_path / "out.txt") as file:
+                file.write("never")
+    assert len(made) == which and os.listdir(tmp_path) == []
+    assert not [name for name in _files._pending if name.startswith(str(tmp_path))]
 
 
 def test_stale_temporaries_of_other_targets_are_kept(tmp_path):

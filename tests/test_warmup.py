@@ -24,14 +24,14 @@ def test_warmup_runs_every_feature(capsys):
 
 
 @pytest.mark.slow
-def test_after_warmup_first_calls_compile_nothing(tmp_path):
+def test_after_warmup_first_calls_compile_nothing(cold_warmup):
     """With a new cache directory, ``nqueens warmup`` compiles every kernel; a later process
-    calling each main feature once then only loads them (no numba compile event)."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    run = subprocess.run([sys.executable, "-m", "nqueens_numba", "warmup"], env=env,
-                         capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr
-    assert str(tmp_path) in run.stdout and os.listdir(tmp_path)
+    calling each main feature once then only loads them (no numba compile event). (The
+    warm-up runs beside the other tests, from their start: ``tests/conftest.py``.)"""
+    returncode, out, err, cache = cold_warmup
+    assert returncode == 0, err
+    assert cache in out and os.listdir(cache)
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
     code = """
         import numpy as np
         from numba.core import event
