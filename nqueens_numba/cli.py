@@ -530,9 +530,7 @@ def _terminate(signum, frame):
         os._exit(128 + signum)
     _ended_by["signal"] = signum
     stop_writing()  # no output file put in place, should the interruption be swallowed
-    if signum == signal.SIGINT:
-        raise KeyboardInterrupt
-    raise KeyboardInterrupt(f"terminated by {signal.Signals(signum).name}")
+    raise KeyboardInterrupt  # ``_main`` names the signal
 
 
 def _main(args, commands, out):
@@ -583,11 +581,12 @@ def _main(args, commands, out):
     except (TypeError, ValueError) as exc:
         commands[args.command].error(_cli_names(str(exc)))  # exits with status 2
     except KeyboardInterrupt as exc:
+        # (the signal is kept: a later one ends the process at once)
         signum = _ended_by.get("signal", signal.SIGINT)
         said = "interrupted" if signum == signal.SIGINT else \
             f"terminated by {signal.Signals(signum).name}"
         print(f"nqueens: {str(exc) or said}", file=sys.stderr)
-        return 128 + _ended_by.get("signal", signal.SIGINT)  # kept: a later signal ends at once
+        return 128 + signum
     except MemoryError as exc:
         print(f"nqueens: out of memory: {exc}", file=sys.stderr)
         return 1
