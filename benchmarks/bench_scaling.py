@@ -28,6 +28,7 @@ from nqueens_numba import _kernels, _split, config
 
 def measure_subproblems(n, states, depth, n_threads):
     """Seconds of each subproblem, timed one by one on ``n_threads`` threads at once."""
+    job = _split.CountJob(n, depth, "symmetric")
     times = np.zeros(len(states))
     order = np.random.default_rng(config.SHUFFLE_SEED).permutation(len(states))
     parts = np.array_split(order, n_threads)
@@ -36,7 +37,7 @@ def measure_subproblems(n, states, depth, n_threads):
         for i in part:
             batch = np.ascontiguousarray(states[i:i + 1])
             start = time.perf_counter()
-            _kernels._count_symmetric_states(n, batch, depth)
+            job(batch)
             times[i] = time.perf_counter() - start
 
     threads = [threading.Thread(target=work, args=(p,)) for p in parts]

@@ -27,18 +27,19 @@ C_SYMMETRIC = {16: 1.4, 17: 9.6}
 def by_column(n, repeat):
     """Single-thread seconds of each first-row column's subtree, both searches."""
     depth = 3
-    halving = _split.count_split(n, "halving", 1, prefix_depth=depth).states
-    symmetric = _split.count_split(n, "symmetric", 1, prefix_depth=depth).states
+    halving_split = _split.count_split(n, "halving", 1, prefix_depth=depth)
+    symmetric_split = _split.count_split(n, "symmetric", 1, prefix_depth=depth)
+    halving, symmetric = halving_split.states, symmetric_split.states
     print(f"\nn = {n}, one thread, best of {repeat} (s), by first-row column:")
     print(f"{'column':>6} {'halving':>9} {'symmetric':>10} {'sym/halving':>12}")
     total_h = total_s = 0.0
     for column in range((n + 1) // 2):
         h = np.ascontiguousarray(halving[halving[:, 3] == column])
         s = np.ascontiguousarray(symmetric[symmetric[:, 3] == column])
-        th, _ = best(lambda: _kernels._count_states(n, h, depth), repeat)
+        th, _ = best(lambda: halving_split.job(h), repeat)
         ts = 0.0  # no first-row queen in a corner: column 0 has no subproblem
         if len(s):
-            ts, _ = best(lambda: _kernels._count_symmetric_states(n, s, depth), repeat)
+            ts, _ = best(lambda: symmetric_split.job(s), repeat)
         total_h += th
         total_s += ts
         print(f"{column:>6} {th:>9.3f} {ts:>10.3f} {ts / th:>12.2f}")

@@ -27,7 +27,8 @@ import numpy as np
 
 import nqueens_numba as nq
 from _timing import best
-from nqueens_numba import _kernels, _runner, _split
+from nqueens_numba import _runner, _split
+from nqueens_numba.board import SUPERQUEEN, TOROIDAL
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -36,20 +37,20 @@ KNOWN = {"torus": {13: 4524, 17: 140_692, 19: 820_496, 23: 128_850_048, 25: 1_95
          "superqueen": {15: 32_516, 16: 202_900, 17: 1_330_622}}
 
 
-def without_symmetry(n, variant, first_limit=None):
+def without_symmetry(n, board, first_limit=None):
     """The count of every first-row column, one thread (the search the symmetry saves); on
     the torus with ``first_limit=1``, of column 0 times ``n`` (the column shift alone)."""
-    if not variant & _kernels.TORUS:
-        split = _split.count_split(n, "halving", 1, halving=False, variant=variant)
+    if not board.counted:
+        split = _split.count_split(n, "halving", 1, halving=False, board=board)
         return split.total(_runner.run_split(split, 1))
     # The kernel of the count by least steps on one-row prefixes: nothing pruned, each
     # solution weighted (over every column, the weights add up to the count)
-    variant = _kernels.TORUS | _kernels.STEPS
     first_limit = n if first_limit is None else first_limit
-    states = _split._prefix_states(n, 1, first_limit, _split.no_constraints(n), 0, variant)
+    states, _ = _split.prefixes(n, first_limit, None, 1, 1, board, job="count_prefixes")
+    job = _split.CountJob(n, 1, "halving", _split.no_constraints(n), board)
     split = _split.Split(n, "halving", states, 1,
                          np.full(len(states), n // first_limit, dtype=np.int64),
-                         variant=variant)
+                         board=board, job=job)
     return split.total(_runner.run_split(split, 1))
 
 
@@ -90,7 +91,7 @@ def main():
               f"{'symmetry x':>11} {'columns s':>10} {'C s':>9} {'C / ours':>9}")
         for board, sizes in (("torus", args.torus), ("superqueen", args.superqueen)):
             keywords = {"torus": True} if board == "torus" else {"piece": "superqueen"}
-            variant = _kernels.TORUS if board == "torus" else _kernels.KNIGHT
+            variant = TOROIDAL if board == "torus" else SUPERQUEEN
             for n in sizes:
                 ours, total = best(lambda: nq.count_solutions(n, n_threads=1, **keywords),
                                    args.repeat)

@@ -12,7 +12,7 @@ import numpy as np
 
 from . import config
 
-__all__ = ["PIECES", "integer", "flag", "board", "in_range", "seconds", "positive_number", "board_order", "threads",
+__all__ = ["PIECES", "integer", "flag", "flags", "board", "in_range", "seconds", "positive_number", "board_order", "threads",
            "limit", "max_bytes", "result_size", "integer_array", "placement_dtype", "max_threads"]
 
 
@@ -28,11 +28,20 @@ def integer(value, name):
     return operator.index(value)
 
 
+def flags(**values):
+    """Validate boolean flags given by name (``bool`` or ``numpy.bool_``); return them as
+    ``bool``, in order."""
+    checked = []
+    for name, value in values.items():
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False, got {type(value).__name__}")
+        checked.append(bool(value))
+    return checked
+
+
 def flag(value, name):
     """Validate a boolean flag (``bool`` or ``numpy.bool_``); return it as a ``bool``."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {type(value).__name__}")
-    return bool(value)
+    return flags(**{name: value})[0]
 
 
 #: The pieces of ``piece=``: the queen, and the superqueen (a queen that also moves as a knight).
@@ -92,6 +101,8 @@ def positive_number(value, name, unit):
 
 def board_order(n):
     """Validate a board order for the bitboard search: an integer in ``0..MAX_N``."""
+    if type(n) is int and 0 <= n <= config.MAX_N:  # the common case, at no cost
+        return n
     n = integer(n, "n")
     if not 0 <= n <= config.MAX_N:
         raise ValueError(
@@ -112,8 +123,15 @@ def max_threads():
     return max(1, os.cpu_count() or 1)
 
 
+#: The CPUs this process may run on, read once.
+_CPUS = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+            else os.cpu_count() or 1)
+
+
 def threads(n_threads):
     """Validate ``n_threads``: ``None`` (all of numba's threads) or ``1..NUMBA_NUM_THREADS``."""
+    if n_threads is None and "NUMBA_NUM_THREADS" not in os.environ:
+        return _CPUS  # (the common case, at no cost)
     most = max_threads()
     if n_threads is None:
         return most

@@ -2,6 +2,7 @@
 import numpy as np
 
 from . import _validate
+from .board import board_of
 
 __all__ = ["is_solution"]
 
@@ -44,7 +45,7 @@ def is_solution(queens, *, piece="queen", torus=False):
     >>> is_solution([0, 2, 4, 1, 3], torus=True), is_solution([1, 3, 0, 2], torus=True)
     (True, False)
     """
-    piece, torus = _validate.board(piece, torus)
+    board = board_of(piece, torus)
     q = _validate.integer_array(queens)
     if q is None:
         if np.ndim(queens) != 1:
@@ -57,19 +58,4 @@ def is_solution(queens, *, piece="queen", torus=False):
         return True
     if q.min() < 0 or q.max() >= n:
         return False
-    index_dtype = np.int32 if n < 2**30 else np.int64
-    cols = q.astype(index_dtype, copy=False)
-    rows = np.arange(n, dtype=index_dtype)
-    lines = (cols, cols + rows, cols - rows + (n - 1))
-    if torus:
-        lines = (cols, (cols + rows) % n, (cols - rows) % n)
-    for line in lines:
-        seen = np.zeros(2 * n - 1, dtype=bool)
-        seen[line] = True
-        if np.count_nonzero(seen) != n:
-            return False
-    if piece == "superqueen":  # knight moves: two columns apart in the next row, one in the
-        gaps = (np.abs(np.diff(cols)), np.abs(cols[2:] - cols[:-2]))  # row after
-        if np.any(gaps[0] == 2) or np.any(gaps[1] == 1):
-            return False
-    return True
+    return board.is_solution(q.astype(np.int32 if n < 2**30 else np.int64, copy=False))

@@ -234,6 +234,19 @@ class Checkpoint:
         """Whether every subproblem is recorded."""
         return len(self.finished) == self.split.get("n_subproblems")
 
+    def check_in_progress(self, check):
+        """Validate the searches in progress the file holds, before anything trusts them.
+
+        ``check(index, settled, pieces)`` gets each entry of :attr:`in_progress` and returns
+        ``None`` to accept it, or the reason it is no search of this count (a str). A
+        reason raises :class:`CheckpointError` (the file is damaged), and the file is left
+        unchanged.
+        """
+        for index, (settled, pieces) in self.in_progress.items():
+            why = check(index, settled, pieces)
+            if why is not None:
+                raise self._damaged(f"subproblem {index}: {why}")
+
     def _damaged(self, why):
         return CheckpointError(f"checkpoint {self.path!r} is damaged or is not a checkpoint "
                                f"of nqueens_numba ({why}); it was left unchanged: move or "
@@ -376,14 +389,14 @@ def status(path):
     }
 
 
-def split_record(n, method, depth, states, results=None, constraints_sha256=None, board=None,
-                 counted=None):
+def split_record(n, method, depth, states, results=None, constraints_sha256=None,
+                 board_name=None, counted=None):
     """What identifies a split in a checkpoint file (its ``"split"`` field).
 
     JSON-serialisable: the board order, method and prefix depth, the number of subproblems
     and a hash of their ``(n_states, 3 + depth)`` int64 array; ``results`` names what each
     subproblem records when it is more than one count, ``constraints_sha256`` identifies the
-    constraints of a constrained count, ``board`` the board of a variant (``"torus"``,
+    constraints of a constrained count, ``board_name`` the board of a variant (``"torus"``,
     ``"superqueen"``), ``counted`` how a subproblem's solutions are counted when not one by
     one (``"by least steps"``: weighted, on the torus; earlier versions counted toroidal
     subproblems one by one, and some of their subproblems look the same).
@@ -395,20 +408,17 @@ def split_record(n, method, depth, states, results=None, constraints_sha256=None
         "n_subproblems": int(len(states)),
         "subproblems_sha256": hashlib.sha256(np.ascontiguousarray(states).tobytes()).hexdigest(),
     }
-    if results is not None:
-        split["results"] = list(results)
-    if constraints_sha256 is not None:
-        split["constraints_sha256"] = constraints_sha256
-    if board is not None:
-        split["board"] = board
-    if counted is not None:
-        split["counted"] = counted
+    optional = {"results": None if results is None else list(results),
+                "constraints_sha256": constraints_sha256, "board": board_name,
+                "counted": counted}
+    split.update((key, value) for key, value in optional.items() if value is not None)
     return split
 
 
-def recorded_depth(path, n, method, board=None):
+def recorded_depth(path, n, method, board_name=None):
     """The prefix depth the checkpoint at ``path`` was written with, if it records a split of
-    ``n`` by ``method`` on ``board`` (``None``: plain queens); else ``None``.
+    ``n`` by ``method`` on the board named ``board_name`` (``None``: plain queens); else
+    ``None``.
 
     Used to resume with the split a file was written with. ``None`` also when there is no
     such regular file yet or it cannot be read: opening it with :class:`Checkpoint` reports
@@ -420,7 +430,7 @@ def recorded_depth(path, n, method, board=None):
         with open(path, encoding="utf-8") as file:
             split = json.load(file).get("split")
         if (split.get("n") != n or split.get("method") != method
-                or split.get("board") != board):
+                or split.get("board") != board_name):
             return None
         depth = split.get("prefix_depth")
     except (OSError, ValueError, AttributeError, RecursionError):

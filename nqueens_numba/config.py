@@ -71,9 +71,14 @@ FIRST_CHUNK_ROWS = 1 << 16
 #: Steps of a count's search between two looks at the calling thread's stop flag: one
 #: kernel call of a count, after which a thread reports its search in progress (to
 #: checkpoints and the progress bar) and shares work with idle threads. A step is a return
-#: to a row more than 2 rows above the unrolled tail (``_kernels.bitboard._count_cursor``):
+#: to a row more than 2 rows above the unrolled tail (``_kernels.count._count_cursor``):
 #: 10-110 ns on a 2-core machine, so 2^20 steps take 0.01-0.11 s (measured at n = 16-63).
 COUNT_BUDGET = 1 << 20
+
+#: Most seconds the package waits for its threads to end once told to stop (they check
+#: between kernel calls, a tenth of a second each); one still running then is reported
+#: (``RuntimeWarning``) and left to end by itself, rather than waited on forever.
+JOIN_SECONDS = 10.0
 
 #: Seconds a Dask task of a count runs before it returns its search in progress (which a new
 #: task continues): the most work an interrupted Dask count loses per worker thread. About

@@ -1,16 +1,19 @@
 """Counting: the total and fundamental counts, orbits by size, counts by first-row column.
 
-Each function validates its arguments, builds the split of the count
-(:func:`nqueens_numba._split.count_split`), runs it (:func:`nqueens_numba._runner.run_split`)
-and adds the results up (:meth:`nqueens_numba._split.Split.total`).
+Each function validates its arguments, has the count planned
+(:func:`nqueens_numba._split.plan_count`) and runs the plan (:func:`run_plan`): the engine
+the plan chose answers, and a split runs on an executor (local threads here, a Dask cluster
+in :mod:`nqueens_numba.distributed`) and is added up by its :class:`~nqueens_numba._split.Split`.
 """
 import os
 import time
 import warnings
+from contextlib import nullcontext
 
 import numpy as np
 
-from . import _breadth, _kernels, _runner, _split, _validate, config, symmetry
+from . import _breadth, _kernels, _progress, _runner, _split, _validate, config, symmetry
+from .board import board_of
 from .checkpoint import CheckpointError
 from .constraints import check_constraints
 from .enumeration import solve
@@ -201,104 +204,106 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     """
     n = _validate.board_order(n)
     n_threads = _validate.threads(n_threads)
-    method = _split.check_method(method)
-    fundamental = _validate.flag(fundamental, "fundamental")
-    progress = _validate.flag(progress, "progress")
+    fundamental, progress = _validate.flags(fundamental=fundamental, progress=progress)
     if checkpoint is not None:
         checkpoint = os.fspath(checkpoint)
     if checkpoint_every is not None:
         checkpoint_every = _validate.seconds(checkpoint_every, "checkpoint_every")
         if checkpoint is None:
             raise ValueError("checkpoint_every applies only with checkpoint=FILE")
-    cons = check_constraints(n, preplaced, blocked)
-    variant = _split.variant_of(*_validate.board(piece, torus))
-    if variant:
-        return _count_variant(n, variant, n_threads, method, fundamental, prefix_depth,
-                              progress, checkpoint, checkpoint_every, cons)
-    auto = method is None
-    method = _split.choose_method(n, method, fundamental, cons)
-    if auto and checkpoint is None and not progress and prefix_depth is None:
-        if _split.is_breadth(n):  # nothing to compile
-            if fundamental:
-                return 1 if n == 0 else _split.orbits_to_count(_orbits_by_enumeration(n), True)
-            return _breadth.count(n, None if cons is None else cons.allow)
-        if not fundamental and _split.is_small(n):
-            return _small_count(n, cons)
-    prefix_depth = _split.check_prefix_depth(prefix_depth, n, method)
-    if not _split.has_subproblems(n, method):
-        if checkpoint is not None:
-            raise ValueError(f"checkpoint is not used for n={n} with method={method!r}: the "
-                             f"count takes microseconds and has no subproblems to record")
-        return 1 if n == 0 else _split.orbits_to_count(_orbits_by_enumeration(n), fundamental)
-    if prefix_depth is None:
-        prefix_depth = _split.resumed_depth(checkpoint, n, method)
-    with _runner.compiling_notice(progress, "count"):
-        split = _split.count_split(n, method, n_threads, prefix_depth, cons)
-        warn_if_long(split, n_threads, checkpoint is not None)
-        results = _runner.run_split(split, n_threads, progress=progress,
-                                    checkpoint=checkpoint, save_every=checkpoint_every)
-    return total_of(split, results, fundamental, checkpoint)
+    cons = (None if preplaced is None and blocked is None
+            else check_constraints(n, preplaced, blocked))
+    board = board_of(piece, torus)
+    with _progress.compiling_notice(True, "count") if progress else nullcontext():
+        plan = _split.plan_count(n, board, result="fundamental" if fundamental else "total",
+                                 method=method, constraints=cons, prefix_depth=prefix_depth,
+                                 n_threads=n_threads, checkpoint=checkpoint,
+                                 shortcuts=not progress)
+        return run_plan(plan, _runner.LocalThreads(n_threads), progress=progress,
+                        checkpoint=checkpoint, save_every=checkpoint_every)
 
 
-def variant_split_args(n, variant, method, fundamental, prefix_depth, cons):
-    """Check a count of a variant's board (toroidal queens, superqueens) for combinations
-    that do not apply; return ``(method, prefix_depth)``, validated: superqueens choose
-    their method as queens do (the symmetric search from ``config.SYMMETRIC_MIN_N``, and for
-    ``fundamental``), toroidal queens count by ``"halving"`` (by least steps)."""
-    torus = bool(variant & _kernels.TORUS)
-    name = "torus=True" if torus else "piece='superqueen'"
-    if cons is not None:
-        raise ValueError(f"{name} cannot be combined with pre-placed queens or blocked squares")
-    if torus:
-        if method == "symmetric":
-            raise ValueError(f"{name} cannot be combined with method='symmetric' (use "
-                             f"method='halving' or None)")
-        if fundamental and prefix_depth is not None:
-            raise ValueError(f"prefix_depth does not apply to fundamental=True with {name}: "
-                             f"the solutions are classified by enumeration")
-        method = "halving"
-    else:
-        method = _split.choose_method(n, method, fundamental, None)
-    return method, _split.check_prefix_depth(prefix_depth, n, method)
+def run_plan(plan, executor, *, progress=False, checkpoint=None, save_every=None):
+    """What ``plan`` (a :class:`~nqueens_numba._split.CountPlan`) asks for, by the engine it
+    chose; a split runs on ``executor`` (:class:`~nqueens_numba._runner.LocalThreads`, or the
+    Dask executor), with the progress bar and checkpoint of :func:`count_solutions`.
 
-
-def _count_variant(n, variant, n_threads, method, fundamental, prefix_depth, progress,
-                   checkpoint, checkpoint_every, cons):
-    """``count_solutions`` on a variant's board (validated arguments)."""
-    method, prefix_depth = variant_split_args(n, variant, method, fundamental, prefix_depth,
-                                              cons)
-    if _split.has_no_solutions(n, variant) and checkpoint is None:
-        return 0  # (Polya's theorem: no search needed; with a checkpoint, an empty split)
-    if n == 0 or not _split.has_subproblems(n, method) or (
-            fundamental and method != "symmetric"):
-        if checkpoint is not None:
-            raise ValueError(f"checkpoint is not used for n={n} with this board and method: "
-                             f"its solutions are enumerated")
-        if n == 0:
-            return 1
-        return _split.orbits_to_count(_orbits_by_enumeration(n, variant, n_threads),
-                                      fundamental)
-    if prefix_depth is None:
-        prefix_depth = _split.resumed_depth(checkpoint, n, method, variant)
-    with _runner.compiling_notice(progress, "count"):
-        split = _split.count_split(n, method, n_threads, prefix_depth, variant=variant)
-        warn_if_long(split, n_threads, checkpoint is not None)
-        results = _runner.run_split(split, n_threads, progress=progress,
-                                    checkpoint=checkpoint, save_every=checkpoint_every)
-    return total_of(split, results, fundamental, checkpoint)
-
-
-def total_of(split, results, fundamental, checkpoint):
-    """``split.total(results, fundamental)``; counts resumed from ``checkpoint`` that do not
-    add up (the file was altered) raise ``CheckpointError`` rather than an internal error."""
+    Returns the total or fundamental count (``int``), the orbits by size (``dict``), or the
+    counts by first-row column (``(n,)`` int64), as ``plan.result`` says.
+    """
+    if plan.engine != "split":
+        return _ENGINES[plan.engine](plan, executor.threads)
+    warn_if_long(plan, executor.threads, checkpoint is not None)
+    split = plan.split
+    results = _runner.execute(split, executor, progress=progress, checkpoint=checkpoint,
+                              save_every=save_every)
+    # Counts resumed from a checkpoint that do not add up (the file was altered) raise
+    # CheckpointError rather than an internal error.
     try:
-        return split.total(results, fundamental)
+        if plan.result == "orbits":
+            return split.orbits(results)
+        if plan.result == "first_row":
+            return split.first_row(results)
+        return split.total(results, plan.result == "fundamental")
     except RuntimeError as exc:
         if checkpoint is None:
             raise
         raise CheckpointError(f"checkpoint {os.fspath(checkpoint)!r} holds counts that do "
                               f"not add up ({exc}): it was altered or damaged; move or delete "
                               f"it and count again") from None
+
+
+def _answer(plan, n_threads):
+    """The result of a count known without a search: the empty board, or a board without
+    solutions."""
+    n = plan.n
+    return {"orbits": {1: 1} if n == 0 else {}, "first_row": np.zeros(n, dtype=np.int64)
+            }.get(plan.result, plan.answer)
+
+
+def _by_breadth(plan, n_threads):
+    """The total count or first-row counts of a small board by the breadth-first search in
+    NumPy: nothing to compile."""
+    if plan.result == "first_row":
+        return np.bincount(_breadth.solutions(plan.n)[:, 0], minlength=plan.n).astype(np.int64)
+    return _breadth.count(plan.n, None if plan.constraints is None else plan.constraints.allow)
+
+
+def _by_orbits(plan, n_threads):
+    """The fundamental or total count, or the orbits, of a board whose solutions are
+    enumerated and classified by D4 (:mod:`nqueens_numba.symmetry`; D4 maps the solutions
+    of every board of the family to solutions)."""
+    board = plan.board
+    sols = solve(plan.n, n_threads=n_threads, piece=board.piece, torus=board.torus)
+    canonical = sols[symmetry.is_canonical(sols)] if len(sols) else sols
+    sizes = symmetry.orbit_size(canonical) if len(canonical) else np.zeros(0, np.int64)
+    orbits = {size: int(np.count_nonzero(sizes == size)) for size in (1, 2, 4, 8)}
+    if plan.result == "orbits":
+        return orbits
+    return _split.orbits_to_count(orbits, plan.result == "fundamental")
+
+
+def _small_count(plan, n_threads):
+    """The total count of a small board (:func:`nqueens_numba._split.is_small`) past the
+    NumPy search, in one call of the kernel that compiles fastest (a fraction of a second,
+    against seconds for the split and the tuned kernels): milliseconds of search either
+    way."""
+    n, constraints = plan.n, plan.constraints
+    count_rows = _kernels.entry("count_rows", constrained=constraints is not None)
+    if constraints is not None:
+        return int(count_rows(n, 0, 0, 0, 0, constraints.allow))
+    allow = _split.no_constraints(n)
+    allow[0] = (1 << (n // 2)) - 1  # the left half of the first row: mirror halving
+    total = 2 * int(count_rows(n, 0, 0, 0, 0, allow))
+    if n % 2:  # the middle column
+        allow[0] = 1 << (n // 2)
+        total += int(count_rows(n, 0, 0, 0, 0, allow))
+    return total
+
+
+#: What answers each engine of a plan but the split.
+_ENGINES = {"answer": _answer, "breadth": _by_breadth, "orbits": _by_orbits,
+            "small": _small_count}
 
 
 _seconds_per_solution = {}  # by method, measured once per process
@@ -317,87 +322,45 @@ def estimated_cpu_seconds(n, method):
         return None
     if method not in _seconds_per_solution:
         split = _split.count_split(14, method, 1)
+        job = split.job
         times = []
         for _ in range(2):  # the first call may load the kernel
             start = time.perf_counter()
-            split.job(split.states)
+            job(split.states)
             times.append(time.perf_counter() - start)
         _seconds_per_solution[method] = min(times) / _split.known_total(14)
     return total * _seconds_per_solution[method] * config.COST_GROWTH_PER_N ** (n - 14)
 
 
-def warn_if_long(split, n_threads, checkpointed):
-    """Warn with :class:`LongCountWarning` (one line) when the count of ``split`` is
+def warn_if_long(plan, n_threads, checkpointed):
+    """Warn with :class:`LongCountWarning` (one line) when the count of ``plan`` is
     estimated at more than ``config.LONG_COUNT_SECONDS`` of CPU time (unconstrained counts
     only: the size of a constrained count is not known beforehand; a variant's from
     ``config.VARIANT_COST``)."""
-    n = split.n
+    n, split = plan.n, plan.split
+    cost = config.VARIANT_COST.get(plan.board.name)
+    if split.constraints is not None or not len(split.states) or (
+            cost is None and (plan.known or 2**64) < 10**11):
+        return
     advice = ("its checkpoint keeps the progress" if checkpointed else
               "pass checkpoint=FILE to stop and resume it")
-    if split.variant:
-        if not len(split.states):
-            return  # nothing to search (a torus without solutions)
-        size, base, growth = config.VARIANT_COST[_split.board_name(split.variant)]
+    if cost is not None:
+        size, base, growth = cost
         seconds = base * growth ** (n - size)
-        if seconds >= config.LONG_COUNT_SECONDS:
-            hours = seconds / 3600
-            warnings.warn(f"n={n}{_split.board_keywords(split.variant)}: roughly {hours:,.0f} "
-                          f"CPU-hours on this machine ({hours / n_threads:,.0f} hours on "
-                          f"{n_threads} thread{'s' if n_threads > 1 else ''}); {advice}",
-                          LongCountWarning, stacklevel=3)
-        return
-    if split.constraints is not None or (_split.known_total(n) or 2**64) < 10**11:
-        return
-    seconds = estimated_cpu_seconds(n, split.method)
+    else:
+        seconds = estimated_cpu_seconds(n, split.method)
     if seconds is None:
         message = (f"n={n}: no count this large has been published (OEIS A000170 ends at "
                    f"n = {len(config.A000170) - 1}); it would take thousands of years of CPU time")
     elif seconds >= config.LONG_COUNT_SECONDS:
         hours = seconds / 3600
-        message = (f"n={n}: about {hours:,.0f} CPU-hours on this machine ({hours / n_threads:,.0f}"
-                   f" hours on {n_threads} thread{'s' if n_threads > 1 else ''}); {advice}")
+        about = "roughly" if cost is not None else "about"
+        message = (f"n={n}{plan.board.keywords}: {about} {hours:,.0f} CPU-hours on this machine "
+                   f"({hours / n_threads:,.0f} hours on {n_threads} "
+                   f"thread{'s' if n_threads > 1 else ''}); {advice}")
     else:
         return
-    warnings.warn(message, LongCountWarning, stacklevel=3)
-
-
-def _small_count(n, constraints):
-    """The total count of a small board (:func:`nqueens_numba._split.is_small`) past the
-    NumPy search, in one call of the kernel that compiles fastest (a fraction of a second, against seconds for the
-    split and the tuned kernels): milliseconds of search either way."""
-    if constraints is not None:
-        return int(_kernels._count_rows(n, 0, 0, 0, 0, constraints.allow))
-    allow = _split.no_constraints(n)
-    allow[0] = (1 << (n // 2)) - 1  # the left half of the first row: mirror halving
-    total = 2 * int(_kernels._count_rows(n, 0, 0, 0, 0, allow))
-    if n % 2:  # the middle column
-        allow[0] = 1 << (n // 2)
-        total += int(_kernels._count_rows(n, 0, 0, 0, 0, allow))
-    return total
-
-
-def _orbits_by_enumeration(n, variant=0, n_threads=1):
-    """Orbits by size of a small board (too small for the symmetric kernel, or for the
-    breadth-first search), or of a variant's board: its solutions, classified with
-    :mod:`nqueens_numba.symmetry` (D4 maps the solutions of each variant to solutions)."""
-    if variant:
-        piece = "superqueen" if variant & _kernels.KNIGHT else "queen"
-        sols = solve(n, n_threads=n_threads, piece=piece, torus=bool(variant & _kernels.TORUS))
-    else:
-        sols = solve(n, n_threads=1)
-    canonical = sols[symmetry.is_canonical(sols)] if len(sols) else sols
-    sizes = symmetry.orbit_size(canonical) if len(canonical) else np.zeros(0, np.int64)
-    return {size: int(np.count_nonzero(sizes == size)) for size in (1, 2, 4, 8)}
-
-
-def _orbits(n, n_threads, variant=0):
-    """Orbits by size ``{1: a, 2: b, 4: c, 8: d}`` of an ``n``-board, ``n >= 1`` (of
-    superqueens with ``variant`` ``KNIGHT``; toroidal queens are enumerated)."""
-    if (variant & _kernels.TORUS or (_split.is_breadth(n) and not variant)
-            or not _split.has_subproblems(n, "symmetric")):
-        return _orbits_by_enumeration(n, variant, n_threads)
-    split = _split.count_split(n, "symmetric", n_threads, variant=variant)
-    return split.orbits(_runner.run_split(split, n_threads))
+    warnings.warn(message, LongCountWarning, stacklevel=4)
 
 
 def symmetry_classes(n, *, n_threads=None, piece="queen", torus=False):
@@ -443,11 +406,9 @@ def symmetry_classes(n, *, n_threads=None, piece="queen", torus=False):
     """
     n = _validate.board_order(n)
     n_threads = _validate.threads(n_threads)
-    variant = _split.variant_of(*_validate.board(piece, torus))
-    if n == 0:
-        return {1: 1}
-    orbits = _orbits(n, n_threads, variant)
-    return {size: orbits[size] for size in (8, 4, 2, 1) if orbits[size]}
+    plan = _split.plan_count(n, board_of(piece, torus), result="orbits", n_threads=n_threads)
+    orbits = run_plan(plan, _runner.LocalThreads(n_threads))
+    return {size: orbits[size] for size in (8, 4, 2, 1) if orbits.get(size)}
 
 
 def first_row_counts(n, *, n_threads=None, piece="queen", torus=False):
@@ -488,20 +449,6 @@ def first_row_counts(n, *, n_threads=None, piece="queen", torus=False):
     """
     n = _validate.board_order(n)
     n_threads = _validate.threads(n_threads)
-    variant = _split.variant_of(*_validate.board(piece, torus))
-    out = np.zeros(n, dtype=np.int64)
-    if n == 0:
-        return out
-    if variant & _kernels.TORUS:  # the column shifts: every column has ``1 / n`` of them
-        out[:] = count_solutions(n, n_threads=n_threads, torus=True) // n
-        return out
-    if variant:  # the whole first row (mirror halving would only copy counts)
-        split = _split.count_split(n, "halving", n_threads, halving=False, variant=variant)
-        np.add.at(out, split.states[:, 3], _runner.run_split(split, n_threads)[:, 0])
-        return out
-    if _split.is_breadth(n):  # nothing to compile
-        return np.bincount(_breadth.solutions(n)[:, 0], minlength=n).astype(np.int64)
-    split = _split.count_split(n, "halving", n_threads)
-    np.add.at(out, split.states[:, 3], _runner.run_split(split, n_threads)[:, 0])
-    out[n - 1 - np.arange(n // 2)] = out[: n // 2]
-    return out
+    plan = _split.plan_count(n, board_of(piece, torus), result="first_row",
+                             n_threads=n_threads)
+    return run_plan(plan, _runner.LocalThreads(n_threads))

@@ -1,12 +1,13 @@
 """Counting on a Dask cluster: the same split and kernels, spread over many machines.
 
-The count is planned exactly as a local one (:func:`nqueens_numba._split.count_split`); its
-pending subproblems are cut into balanced batches, and each batch is a Dask task that runs
-the split's :class:`~nqueens_numba._split.CountJob` (the compiled counting kernel) on a
-worker. Results come back as they finish and go to the same tracker as a local count's
+The count is planned exactly as a local one (:func:`nqueens_numba._split.plan_count`) and
+run by :func:`nqueens_numba.counting.run_plan` with :class:`DaskBatches` as the executor:
+the split's pending subproblems are cut into balanced batches, and each batch is a Dask task
+that runs the split's :class:`~nqueens_numba._pieces.CountJob` (the compiled counting
+kernel) on a worker. What needs no split (small boards, enumerated orbits) runs here. Results come back as they finish and go to the same tracker as a local count's
 (:class:`nqueens_numba._runner.Tracker`: checkpoint, progress bar); the split adds them up.
 A task runs its batch for at most about ``config.DASK_TASK_SECONDS`` and returns the search
-in progress with its stack (:meth:`~nqueens_numba._split.CountJob.advance`); the client
+in progress with its stack (:func:`_advance`); the client
 records it (a checkpoint keeps it) and submits the rest as a new task, which any worker may
 run. So an interrupted or killed Dask count loses at most that much work per worker thread,
 searches in progress that a local checkpoint saved go on on the workers (and back), and near
@@ -16,12 +17,14 @@ elsewhere: each task is a pure function of its subproblems and stack.
 Dask is imported only when these functions run: install the ``dask`` extra
 (``pip install "nqueens_numba[dask]"``).
 """
+import time
+
 import numpy as np
 
-from . import _runner, _split, _validate, config
+from . import _split, _validate, config
+from .board import board_of
 from .constraints import check_constraints
-from .counting import count_solutions as count_locally
-from .counting import total_of, variant_split_args, warn_if_long
+from .counting import run_plan
 
 __all__ = ["count_solutions", "connect"]
 
@@ -66,7 +69,7 @@ def connect(address, *, timeout=10):
     if address == "local":
         cluster = LocalCluster(threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)
-        client._nqueens_cluster = cluster  # closed with the client by the caller
+        client.nqueens_cluster = cluster  # closed with the client by the caller
         return client
     try:
         return Client(address, timeout=f"{timeout}s")
@@ -140,9 +143,7 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
     666090624
     """
     n = _validate.board_order(n)
-    method = _split.check_method(method)
-    fundamental = _validate.flag(fundamental, "fundamental")
-    progress = _validate.flag(progress, "progress")
+    fundamental, progress = _validate.flags(fundamental=fundamental, progress=progress)
     tasks_per_worker = _validate.in_range(tasks_per_worker, "tasks_per_worker", 1,
                                           what="a positive integer")
     if checkpoint_every is not None:
@@ -150,79 +151,112 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
         if checkpoint is None:
             raise ValueError("checkpoint_every applies only with checkpoint=FILE")
     cons = check_constraints(n, preplaced, blocked)
-    variant = _split.variant_of(*_validate.board(piece, torus))
-    if variant:
-        method, prefix_depth = variant_split_args(n, variant, method, fundamental,
-                                                  prefix_depth, cons)
-    else:
-        method = _split.choose_method(n, method, fundamental, cons)
-        prefix_depth = _split.check_prefix_depth(prefix_depth, n, method)
-    if n == 0 or fundamental and method != "symmetric" or not _split.has_subproblems(n,
-                                                                                    method):
-        # nothing to distribute (toroidal fundamental solutions are enumerated)
-        return count_locally(n, method=method, fundamental=fundamental, n_threads=1,
-                             checkpoint=checkpoint, preplaced=preplaced, blocked=blocked,
-                             piece=piece, torus=torus)
-    if prefix_depth is None:
-        prefix_depth = _split.resumed_depth(checkpoint, n, method, variant)
-    threads = _total_threads(client)
-    split = _split.count_split(n, method, threads, prefix_depth, cons, variant=variant)
-    warn_if_long(split, threads, checkpoint is not None)
-    results = _run_batches(client, split, threads * tasks_per_worker, threads, checkpoint,
-                           checkpoint_every, progress)
-    return total_of(split, results, fundamental, checkpoint)
+    executor = DaskBatches(client, tasks_per_worker)
+    plan = _split.plan_count(n, board_of(piece, torus),
+                             result="fundamental" if fundamental else "total", method=method,
+                             constraints=cons, prefix_depth=prefix_depth,
+                             n_threads=executor.threads, checkpoint=checkpoint,
+                             shortcuts=False)
+    return run_plan(plan, executor, progress=progress, checkpoint=checkpoint,
+                    save_every=checkpoint_every)
 
 
-def _run_batches(client, split, n_batches, threads, checkpoint, save_every, progress):
-    """Results of every subproblem of ``split``, computed in batches on the cluster.
+class DaskBatches:
+    """The executor of a split on a Dask cluster (see :mod:`nqueens_numba._runner` for
+    the interface): about ``tasks_per_worker`` batches per worker thread.
 
-    Each task runs for at most about ``config.DASK_TASK_SECONDS`` (:meth:`CountJob.advance
-    <nqueens_numba._split.CountJob.advance>`) and returns what it finished and its search in
+    Parameters
+    ----------
+    client : distributed.Client
+    tasks_per_worker : int
+    """
+
+    where = " on Dask"
+
+    def __init__(self, client, tasks_per_worker):
+        self.client = client
+        self.tasks_per_worker = tasks_per_worker
+        self.threads = _total_threads(client)
+
+    def run(self, split, tracker):
+        _run_batches(self.client, split, tracker, self.threads * self.tasks_per_worker,
+                     self.threads)
+
+
+
+
+
+def _advance(job, states, piece, seconds, budget=None):
+    """``job.run`` kernel calls (:class:`~nqueens_numba._split.CountJob`) of ``budget``
+    steps (``config.COUNT_BUDGET``) until the batch is finished or ``seconds`` have passed:
+    one task of a Dask worker.
+
+    Returns ``(counts, n_done, piece)``: the results of the first ``n_done`` states,
+    ``(n_done, width)`` int64, and the cursor, in progress on ``states[n_done]`` (or not
+    started there) when ``n_done < len(states)``.
+    """
+    budget = config.COUNT_BUDGET if budget is None else budget
+    start = time.perf_counter()
+    parts = []
+    done = 0
+    while done < len(states):
+        counts, n_done = job.run(states[done:], piece, budget)
+        parts.append(counts[:n_done])
+        done += n_done
+        if time.perf_counter() - start >= seconds:
+            break
+    counts = np.concatenate(parts) if parts else np.zeros((0, job.width), np.int64)
+    return counts, done, piece
+
+
+def _run_batches(client, split, tracker, n_batches, threads):
+    """Every subproblem of ``split``, computed in batches on the cluster and reported to
+    ``tracker``.
+
+    Each task runs for at most about ``config.DASK_TASK_SECONDS`` (:func:`_advance`) and returns what it finished and its search in
     progress, which the tracker records (so a checkpoint keeps it) and a new task continues.
     When fewer tasks than worker threads are left, a continued batch is cut in two: its
     subproblems not started, or its search in progress
-    (:meth:`~nqueens_numba._split.Piece.split`).
+    (:meth:`~nqueens_numba._pieces.Piece.split`).
     """
     from distributed import as_completed
 
     job = split.job
     seconds = config.DASK_TASK_SECONDS
-    with _runner.Tracker(split, checkpoint, progress, save_every, where=" on Dask") as tracker:
-        tasks = {}  # future: (indices, key of the piece in progress on indices[0])
-        running = as_completed()
+    tasks = {}  # future: (indices, key of the piece in progress on indices[0])
+    running = as_completed()
 
-        def submit(indices, piece, key):
-            future = client.submit(job.advance, np.ascontiguousarray(split.states[indices]),
-                                   piece, seconds, pure=False)
-            tasks[future] = (indices, key)
-            running.add(future)
+    def submit(indices, piece, key):
+        future = client.submit(_advance, job, np.ascontiguousarray(split.states[indices]),
+                               piece, seconds, pure=False)
+        tasks[future] = (indices, key)
+        running.add(future)
 
-        pending = tracker.pending
-        for batch in np.array_split(pending, max(1, min(n_batches, len(pending)))):
-            if len(batch):
-                submit(batch, job.piece(batch[0]), None)
-        for key, piece in tracker.resumed:  # searches in progress that a checkpoint saved
-            submit(np.array([piece.index]), piece, key)
-        try:
-            for future in running:
-                indices, key = tasks.pop(future)
-                counts, done, piece = future.result()
-                key = tracker.report(indices, key, counts, done, piece)
-                rest = indices[done:]
-                if len(rest):
-                    if len(tasks) + 1 < threads:  # idle threads: cut this batch in two
-                        if len(rest) > 1:
-                            submit(rest[1:], job.piece(rest[1]), None)
-                            rest = rest[:1]
-                        elif piece.started:
-                            with tracker.lock:
-                                new = piece.split()
-                                if new is not None:
-                                    tracker.update(key, piece)
-                                    submit(rest, new, tracker.add(new))
-                    submit(rest, piece, key)
-                tracker.tick()
-        except KeyboardInterrupt:
-            client.cancel(list(tasks))
-            raise tracker.interrupted() from None
-    return tracker.results
+    pending = tracker.pending
+    for batch in np.array_split(pending, max(1, min(n_batches, len(pending)))):
+        if len(batch):
+            submit(batch, job.piece(batch[0]), None)
+    for key, piece in tracker.resumed:  # searches in progress that a checkpoint saved
+        submit(np.array([piece.index]), piece, key)
+    try:
+        for future in running:
+            indices, key = tasks.pop(future)
+            counts, done, piece = future.result()
+            key = tracker.report(indices, key, counts, done, piece)
+            rest = indices[done:]
+            if len(rest):
+                if len(tasks) + 1 < threads:  # idle threads: cut this batch in two
+                    if len(rest) > 1:
+                        submit(rest[1:], job.piece(rest[1]), None)
+                        rest = rest[:1]
+                    elif piece.started:
+                        with tracker.lock:
+                            new = piece.split()
+                            if new is not None:
+                                tracker.update(key, piece)
+                                submit(rest, new, tracker.add(new))
+                submit(rest, piece, key)
+            tracker.tick()
+    except KeyboardInterrupt:
+        client.cancel(list(tasks))
+        raise tracker.interrupted() from None

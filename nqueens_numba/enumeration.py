@@ -6,7 +6,9 @@ first row is searched and the rest are mirror images.
 """
 import numpy as np
 
-from . import _breadth, _kernels, _runner, _split, _validate, config, symmetry
+from . import (_blocks, _breadth, _enumerating, _kernels, _pool, _progress, _runner, _split,
+               _validate, config, symmetry)
+from .board import QUEEN, board_of
 from .constraints import check_constraints
 from .render import to_boards
 
@@ -26,12 +28,12 @@ def _solve_all(n, n_threads, max_bytes, progress=False):
         )
     _validate.result_size(n, total, max_bytes)
     out = np.empty((total, n), dtype=np.int8)
-    split = _split.enumeration_split(n, n_threads)
+    split = _enumerating.enumeration_split(n, n_threads)
     mirrored = split.weights == 2
     pos = 0
     left_end = None  # rows before it have their first queen in the left half
-    with _runner.solutions_bar(progress, "solve", n, total) as bar:
-        for i, block in _runner.ordered_blocks(n, split.states, split.depth, n_threads,
+    with _blocks.solutions_bar(progress, "solve", n, total) as bar:
+        for i, block in _blocks.ordered_blocks(n, split.states, split.depth, n_threads,
                                                config.SOLVE_WINDOW_PER_THREAD):
             if left_end is None and not mirrored[i]:
                 left_end = pos
@@ -52,30 +54,27 @@ def _solve_all(n, n_threads, max_bytes, progress=False):
         # so on.
         cuts = np.linspace(0, left_end, n_threads + 1).astype(np.int64)
         slices = [(out[a:b], out[total - b:total - a]) for a, b in zip(cuts[:-1], cuts[1:])]
-        _runner.run_threads(n_threads, _kernels._mirror_rows, slices)
+        _pool.run_threads(n_threads, _kernels.entry("mirror_rows"), slices)
         bar.update(left_end)
     return out
 
 
-def _solve_constrained(n, n_threads, cons, max_bytes, progress=False, variant=0):
+def _solve_counted(n, n_threads, cons, max_bytes, progress=False, board=QUEEN):
     """The solutions satisfying ``cons`` (or of a variant's board), in lexicographic order:
-    counted subproblem by subproblem first (to size the result), then enumerated in order."""
-    split = _split.count_split(n, "halving", n_threads, constraints=cons, halving=False,
-                               variant=variant)
+    counted subproblem by subproblem first (to size the result), then enumerated in order
+    (:func:`nqueens_numba._enumerating.solve_split`)."""
+    split, states, depth = _enumerating.solve_split(n, n_threads, cons, board)
     count = split.total(_runner.run_split(split, n_threads))
-    _validate.result_size(n, count, max_bytes, _split.board_keywords(variant))
+    _validate.result_size(n, count, max_bytes, board.keywords)
     out = np.empty((count, n), dtype=np.int8)
     pos = 0
-    states, depth = split.states, split.depth
-    if variant & _kernels.TORUS:  # counted by least steps: enumerated over every column
-        states, depth = _split.whole_search(n, n_threads, variant)
     state = states[0] if len(states) else None
     allow = None if cons is None else cons.allow
-    with _runner.solutions_bar(progress, "solve", n, count, state, depth,
-                               allow, variant=variant) as bar:
-        for _, block in _runner.ordered_blocks(n, states, depth, n_threads,
+    with _blocks.solutions_bar(progress, "solve", n, count, state, depth, allow,
+                               board=board) as bar:
+        for _, block in _blocks.ordered_blocks(n, states, depth, n_threads,
                                                config.SOLVE_WINDOW_PER_THREAD,
-                                               allow=allow, variant=variant):
+                                               allow=allow, board=board):
             if pos + len(block) > count:
                 raise RuntimeError(f"the constrained enumeration found more than {count} "
                                    f"solutions")
@@ -88,23 +87,21 @@ def _solve_constrained(n, n_threads, cons, max_bytes, progress=False, variant=0)
     return out
 
 
-def _solve_first(n, limit, cons=None, progress=False, variant=0):
+def _solve_first(n, limit, cons=None, progress=False, board=QUEEN):
     """The first ``limit`` solutions in lexicographic order, by a serial search.
 
     Fills blocks of at most ``MAX_BLOCK_ROWS`` rows, so that memory grows with the solutions
     found rather than with ``limit``, and the search can be interrupted between blocks.
-    ``cons``: the constraints, if any; ``variant``: the board.
+    ``cons``: the constraints, if any; ``board``: the board.
     """
-    total = None if variant else _split.known_total(n)
-    rows = limit if total is None else min(limit, total)
-    if rows == 0 or n == 0:
-        return np.empty((rows, n), dtype=np.int8)  # n == 0: the one (empty) solution
+    rows = min(limit, _enumerating.most_solutions(n))  # (a bound for every board of the family)
+    if rows == 0:
+        return np.empty((rows, n), dtype=np.int8)
     allow = None if cons is None else cons.allow
-    cursor = _runner.Cursor(n, np.zeros(3, dtype=np.int64), 0, allow, variant)
+    cursor = _blocks.Cursor(n, np.zeros(3, dtype=np.int64), 0, allow, board)
     blocks = []
     found = 0
-    with _runner.solutions_bar(progress, "solve", n, rows, allow=allow,
-                               variant=variant) as bar:
+    with _blocks.solutions_bar(progress, "solve", n, rows, allow=allow, board=board) as bar:
         while found < rows and not cursor.done:
             want = min(rows - found, config.MAX_BLOCK_ROWS)
             block = np.empty((max(want, _kernels.TAIL_SOLUTIONS), n), dtype=np.int8)
@@ -224,39 +221,32 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
     n_threads = _validate.threads(n_threads)
     max_bytes = _validate.max_bytes(max_bytes)
     cons = check_constraints(n, preplaced, blocked)
-    variant = _split.variant_of(*_validate.board(piece, torus))
-    if variant:
-        return _solve_variant(n, variant, limit, n_threads, max_bytes, cons, progress)
+    board = board_of(piece, torus)
+    board.check_combination(cons)
     if limit is not None:
-        _validate.result_size(n, min(limit, _split.most_solutions(n, cons)), max_bytes)
-    if not progress and _split.is_breadth(n):  # nothing to compile
-        return _solve_small(n, limit, cons, max_bytes)
-    with _runner.compiling_notice(progress, "solve"):
-        if limit is not None:
-            return _solve_first(n, limit, cons, progress)
-        if n == 0:
-            return np.empty((1, 0), dtype=np.int8)
-        if cons is not None:
-            return _solve_constrained(n, n_threads, cons, max_bytes, progress)
-        return _solve_all(n, n_threads, max_bytes, progress)
+        _validate.result_size(n, min(limit, _enumerating.most_solutions(n, cons)), max_bytes,
+                              board.keywords)
+    how = _enumerating.how_to_solve(n, board, cons, limit, progress)
+    if how in _SOLVED_AT_ONCE:
+        return _SOLVED_AT_ONCE[how](n, limit, cons, max_bytes)
+    with _progress.compiling_notice(progress, "solve"):
+        if how == "first":
+            return _solve_first(n, limit, cons, progress, board)
+        if how == "all":
+            return _solve_all(n, n_threads, max_bytes, progress)
+        return _solve_counted(n, n_threads, cons, max_bytes, progress, board)
 
 
-def _solve_variant(n, variant, limit, n_threads, max_bytes, cons, progress):
-    """``solve`` on a variant's board (validated arguments)."""
-    if cons is not None:
-        name = "torus=True" if variant & _kernels.TORUS else "piece='superqueen'"
-        raise ValueError(f"{name} cannot be combined with pre-placed queens or blocked squares")
-    if limit is not None:
-        _validate.result_size(n, min(limit, _split.most_solutions(n)), max_bytes,
-                              _split.board_keywords(variant))
-    if n == 0:  # the empty board, one solution
-        return np.empty((1 if limit is None else min(limit, 1), 0), dtype=np.int8)
-    if _split.has_no_solutions(n, variant):
-        return np.empty((0, n), dtype=np.int8)
-    with _runner.compiling_notice(progress, "solve"):
-        if limit is not None:
-            return _solve_first(n, limit, None, progress, variant)
-        return _solve_constrained(n, n_threads, None, max_bytes, progress, variant)
+def _solve_none(n, limit, cons, max_bytes):
+    """The solutions of a board without any: ``(0, n)``; of the empty board: its one
+    solution (or none with ``limit=0``)."""
+    rows = 0 if n else (1 if limit is None else min(limit, 1))
+    return np.empty((rows, n), dtype=np.int8)
+
+
+#: What answers ``solve`` without kernels: boards without solutions, the empty board, and
+#: small boards in NumPy (:func:`nqueens_numba._enumerating.how_to_solve`).
+_SOLVED_AT_ONCE = {"none": _solve_none, "small": _solve_small}
 
 
 def boards(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blocked=None,

@@ -1,15 +1,17 @@
 """The size of the search tree: estimates of the total count for any board, and the nodes of
 the backtrack tree at each depth, exactly or estimated."""
-import functools
 import math
 import numbers
 import statistics
+from dataclasses import dataclass
 from typing import NamedTuple, Union
 
 import numpy as np
 
-from . import _kernels, _split, _validate, config
-from ._runner import compile_first, progress_bar, run_chunks
+from . import _enumerating, _kernels, _split, _validate, config
+from ._pool import run_chunks
+from ._progress import compile_first, progress_bar
+from .board import QUEEN, Board, board_of
 
 __all__ = ["Estimate", "estimate_count", "search_profile"]
 
@@ -72,31 +74,108 @@ class Estimate(NamedTuple):
 
 
 def _check(n, samples, seed, n_threads, progress, piece, torus):
-    variant = _split.variant_of(*_validate.board(piece, torus))
+    board = board_of(piece, torus)
     n = _validate.in_range(n, "n", 1, config.MAX_N)
     samples = _validate.in_range(samples, "samples", 1, 2**62,
                                  what="a positive integer up to 2**62")
     if seed is not None:
         seed = _validate.in_range(seed, "seed", 0, what="an integer 0 or more")
     return (n, samples, np.random.SeedSequence(seed).entropy, _validate.threads(n_threads),
-            _validate.flag(progress, "progress"), variant)
+            _validate.flag(progress, "progress"), board)
 
 
-def _probe_kernel(plan):
-    """The kernel of the probes of ``plan``: ``_probe_states``, or on a variant's board
-    ``_probe_variant_states`` (same arguments and the variant)."""
-    if plan.variant:
-        return functools.partial(_kernels._probe_variant_states, variant=plan.variant)
-    return _kernels._probe_states
+@dataclass(eq=False)
+class ProbePlan:
+    """The random probes of an estimate (``estimate_count``, ``search_profile(samples=)``),
+    decided from ``n`` and ``samples`` alone, so that a seeded estimate is the same for every
+    thread count.
+
+    The strata are the placements of the first ``depth`` rows with the first-row queen in
+    the left half or the middle (``states``; the root alone when ``depth == 0``), each
+    standing for its mirror image too where that is another placement (``weights`` 2, else
+    1). Stratum ``s``
+    has ``base + 1`` probes if ``s < extra``, else ``base``, one after the other: probe
+    ``p`` of the whole estimate belongs to :meth:`stratum` ``(p)``. Each probe counts the
+    last ``tail`` rows exactly. Chunk ``c`` holds probes ``c * chunk`` onwards, with a random
+    stream of its own.
+    """
+    n: int
+    samples: int
+    states: np.ndarray
+    depth: int
+    weights: np.ndarray
+    tail: int
+    chunk: int
+    board: Board = QUEEN
+
+    @property
+    def base(self):
+        return self.samples // len(self.states)
+
+    @property
+    def extra(self):
+        return self.samples % len(self.states)
+
+    @property
+    def n_chunks(self):
+        return -(-self.samples // self.chunk)
+
+    def stratum(self, probe):
+        """The stratum of probe ``probe`` (``0 <= probe < samples``)."""
+        base, extra = self.base, self.extra
+        big = extra * (base + 1)
+        return probe // (base + 1) if probe < big else extra + (probe - big) // base
+
+    def probes(self):
+        """Probes per stratum: ``(n_strata,)`` int64."""
+        counts = np.full(len(self.states), self.base, dtype=np.int64)
+        counts[:self.extra] += 1
+        return counts
+
+    def chunk_probes(self, c):
+        """``(first, count, first_stratum, n_strata)`` of chunk ``c``."""
+        first = c * self.chunk
+        count = min(self.chunk, self.samples - first)
+        s = self.stratum(first)
+        return first, count, s, self.stratum(first + count - 1) - s + 1
 
 
-def _profile_kernels(variant):
-    """``(profile_states, profile_run)``: the exact profile's kernels on the board of
-    ``variant`` (the plain ones for 0)."""
-    if variant:
-        return (functools.partial(_kernels._profile_variant_states, variant=variant),
-                functools.partial(_kernels._profile_variant_run, variant=variant))
-    return _kernels._profile_states, _kernels._profile_run
+def _estimate_tail(n):
+    return next(rows for most, rows in config.ESTIMATE_TAIL_ROWS if n <= most)
+
+
+def probe_plan(n, samples, board=QUEEN):
+    """The :class:`ProbePlan` of an estimate of ``n`` (``1 <= n <= 63``) from ``samples``
+    probes: strata of as many rows as leave ``config.ESTIMATE_PROBES_PER_STRATUM`` probes
+    each (at most ``config.ESTIMATE_MAX_DEPTH``), exact tails of
+    ``config.ESTIMATE_TAIL_ROWS``, and at least ``config.ESTIMATE_RANDOM_ROWS`` sampled rows
+    between them (fewer on the smallest boards, whose probes are then exact). On the torus
+    the first-row queen of a stratum stands in column 0, for its ``n`` column shifts."""
+    full = _split.no_constraints(n)
+    states = np.zeros((1, 3), dtype=np.int64)  # the root
+    weights = np.ones(1, dtype=np.int64)
+    depth = 0
+    first_limit = board.first_columns(n)
+    prefixes = _kernels.entry("prefixes", board)
+    most = min(config.ESTIMATE_MAX_DEPTH, n - config.ESTIMATE_RANDOM_ROWS - 1)
+    for k in range(1, most + 1):
+        room = samples // config.ESTIMATE_PROBES_PER_STRATUM
+        deeper, found = prefixes(n, k, first_limit, full, room)
+        if found == 0 or found * config.ESTIMATE_PROBES_PER_STRATUM > samples:
+            break  # (none: no solutions, which the probes of the shallower strata find)
+        states, depth = deeper, k
+        weights = board.first_weights(n, states)
+    tail = max(0, min(_estimate_tail(n), n - depth - config.ESTIMATE_RANDOM_ROWS))
+    return ProbePlan(n, samples, states, depth, weights, tail, config.ESTIMATE_CHUNK, board)
+
+
+def _profile_states(n, states, depth, limit, weights, out, board=QUEEN):
+    """Add ``weights[i]`` times the nodes of each depth ``depth + 1 .. limit`` below each
+    subproblem ``states[i]`` to ``out``, ``(n + 1,)`` int64, in one kernel call (job
+    ``profile`` of ``board``, no budget)."""
+    _kernels.entry("profile", board)(
+        n, states, depth, limit, weights, np.empty((n + 1, 4), dtype=np.int64),
+        np.full(3, -1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64), out, 1 << 62)
 
 
 def _probe(plan, entropy, width, n_threads, progress, what):
@@ -105,6 +184,7 @@ def _probe(plan, entropy, width, n_threads, progress, what):
     depth). Chunk ``c`` draws from ``SeedSequence(entropy, spawn_key=(c,))`` and the chunks
     are added in order, so the result does not depend on the threads."""
     n, states = plan.n, plan.states
+    kernel = _kernels.entry("probe", plan.board)
     sums = np.zeros((len(states), width))
     squares = np.zeros((len(states), width))
 
@@ -113,14 +193,14 @@ def _probe(plan, entropy, width, n_threads, progress, what):
         stream = np.random.SeedSequence(entropy, spawn_key=(c,))
         rng = np.random.Generator(np.random.PCG64(stream))
         out = np.zeros((2, k, width))
-        _probe_kernel(plan)(n, states, plan.depth, plan.tail, first, count, plan.base,
-                               plan.extra, rng, out[0], out[1])
+        kernel(n, states, plan.depth, plan.tail, first, count, plan.base, plan.extra, rng,
+               out[0], out[1])
         return s, out
 
     def empty():
         rng = np.random.default_rng(0)
-        _probe_kernel(plan)(n, states, plan.depth, plan.tail, 0, 0, plan.base, plan.extra,
-                               rng, sums[:0], squares[:0])
+        kernel(n, states, plan.depth, plan.tail, 0, 0, plan.base, plan.extra, rng,
+               sums[:0], squares[:0])
 
     def fold(c, result):
         s, out = result
@@ -154,7 +234,7 @@ def _stratified(plan, sums, squares):
     # solutions of a board known to have none (the torus of gcd(n, 6) > 1).
     if plan.n >= 4:
         unknown = value == 0
-        if _split.has_no_solutions(plan.n, plan.variant):
+        if plan.board.has_no_solutions(plan.n):
             unknown[-1] = False
         stderr[unknown] = np.nan
     return value, stderr
@@ -255,9 +335,9 @@ def estimate_count(n, *, samples=10**7, seed=None, n_threads=None, progress=Fals
     >>> bool(low < 39_029_188_884 < high)
     True
     """
-    n, samples, entropy, n_threads, progress, variant = _check(n, samples, seed, n_threads,
-                                                               progress, piece, torus)
-    plan = _split.probe_plan(n, samples, variant)
+    n, samples, entropy, n_threads, progress, board = _check(n, samples, seed, n_threads,
+                                                             progress, piece, torus)
+    plan = probe_plan(n, samples, board)
     sums, squares = _probe(plan, entropy, 1, n_threads, progress, "estimate")
     value, stderr = _stratified(plan, sums, squares)
     return Estimate(float(value[0]), float(stderr[0]), samples)
@@ -267,20 +347,20 @@ def _root(n):
     return np.zeros((1, 3), dtype=np.int64)
 
 
-def _exact_profile(n, n_threads, progress, variant=0):
+def _exact_profile(n, n_threads, progress, board=QUEEN):
     out = np.zeros(n + 1, dtype=np.int64)
     out[0] = 1
     if n == 0:
         return out
-    profile_states, profile_run = _profile_kernels(variant)
+    profile_run = _kernels.entry("profile", board)
     if n < 4:  # from the root (no split below 4 rows)
-        profile_states(n, _root(n), 0, n, np.ones(1, dtype=np.int64), out)
+        _profile_states(n, _root(n), 0, n, np.ones(1, dtype=np.int64), out, board)
         return out
-    compile_first(lambda: profile_states(
-        n, _root(n)[:0], 0, n, np.ones(0, dtype=np.int64), out), "profile", progress)
-    states, depth, weights = _split.profile_split(n, n_threads, variant)
-    profile_states(n, _root(n), 0, depth, np.ones(1, dtype=np.int64), out)
-    total = None if variant else _split.known_total(n)
+    compile_first(lambda: _profile_states(
+        n, _root(n)[:0], 0, n, np.ones(0, dtype=np.int64), out, board), "profile", progress)
+    states, depth, weights = _enumerating.profile_split(n, n_threads, board)
+    _profile_states(n, _root(n), 0, depth, np.ones(1, dtype=np.int64), out, board)
+    total = _enumerating.exact_total(n, board)
     per_state = 1 if total is None else max(1, total // max(len(states), 1))
     batch = max(1, min(len(states) // (4 * n_threads),
                        config.PROFILE_BATCH_SOLUTIONS // per_state))
@@ -379,19 +459,18 @@ def search_profile(n, *, samples=None, seed=None, n_threads=None, progress=False
     if samples is None:
         if seed is not None:
             raise ValueError("seed applies to estimates only: give samples too")
-        variant = _split.variant_of(*_validate.board(piece, torus))
+        board = board_of(piece, torus)
         n = _validate.board_order(n)
         n_threads = _validate.threads(n_threads)
-        return _exact_profile(n, n_threads, _validate.flag(progress, "progress"), variant)
-    n, samples, entropy, n_threads, progress, variant = _check(n, samples, seed, n_threads,
-                                                               progress, piece, torus)
-    plan = _split.probe_plan(n, samples, variant)
+        return _exact_profile(n, n_threads, _validate.flag(progress, "progress"), board)
+    n, samples, entropy, n_threads, progress, board = _check(n, samples, seed, n_threads,
+                                                             progress, piece, torus)
+    plan = probe_plan(n, samples, board)
     sums, squares = _probe(plan, entropy, n + 1, n_threads, progress, "profile")
     value, stderr = _stratified(plan, sums, squares)
     exact = np.zeros(n + 1, dtype=np.int64)
     exact[0] = 1
-    _profile_kernels(variant)[0](n, _root(n), 0, plan.depth, np.ones(1, dtype=np.int64),
-                                 exact)
+    _profile_states(n, _root(n), 0, plan.depth, np.ones(1, dtype=np.int64), exact, board)
     value[:plan.depth + 1] = exact[:plan.depth + 1]
     stderr[:plan.depth + 1] = 0.0
     return Estimate(value, stderr, samples)

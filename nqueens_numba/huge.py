@@ -5,11 +5,11 @@ solution is easy for any n: :func:`construct` writes one down in O(n), and
 :func:`find_solution` completes pre-placed queens by min-conflicts repair (kernel
 ``_min_conflicts``).
 """
-import math
 
 import numpy as np
 
 from . import _kernels, _validate, config
+from .board import board_of
 from .constraints import check_no_attacks, preplaced_array
 from .enumeration import solve
 
@@ -102,12 +102,20 @@ def construct(n, *, torus=False):
     array([0, 2, 4, 6, 1, 3, 5], dtype=int8)
     """
     n = _check_huge_n(n)
-    dtype = _validate.placement_dtype(n)
-    if _validate.flag(torus, "torus"):
-        if n > 1 and math.gcd(n, 6) != 1:
-            raise ValueError(f"the toroidal {n}-queens problem has no solution: it has one "
-                             f"exactly when gcd(n, 6) == 1 (n = 1, 5, 7, 11, 13, ...)")
-        return ((2 * np.arange(n, dtype=np.int64)) % max(n, 1)).astype(dtype)
+    board = board_of("queen", torus)
+    return _CONSTRUCTIONS[board.name](n, _validate.placement_dtype(n), board)
+
+
+def _construct_torus(n, dtype, board):
+    """The toroidal solution ``queens[r] = 2 r mod n`` (Polya, 1921)."""
+    if board.has_no_solutions(n):
+        raise ValueError(f"the toroidal {n}-queens problem has no solution: it has one "
+                         f"exactly when gcd(n, 6) == 1 (n = 1, 5, 7, 11, 13, ...)")
+    return ((2 * np.arange(n, dtype=np.int64)) % max(n, 1)).astype(dtype)
+
+
+def _construct_queens(n, dtype, board):
+    """The explicit solution of the plain board (see :func:`construct`)."""
     evens = np.arange(2, n + 1, 2, dtype=dtype)
     odds = np.arange(1, n + 1, 2, dtype=dtype)
     if n % 6 == 2:  # 1 and 3 swap places, 5 goes last
@@ -118,6 +126,10 @@ def construct(n, *, torus=False):
     queens = np.concatenate([evens, odds])
     queens -= 1
     return queens
+
+
+#: The construction of each board :func:`construct` knows, by its name.
+_CONSTRUCTIONS = {None: _construct_queens, "torus": _construct_torus}
 
 
 def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
@@ -248,7 +260,7 @@ def _local_search(n, start, free_rows, seed, steps):
             array[:] = 0
         work[3][:] = free_rows
         runs += 1
-        if _kernels._min_conflicts(queens, free_rows, run_seed, budget, *work) >= 0:
+        if _kernels.entry("min_conflicts")(queens, free_rows, run_seed, budget, *work) >= 0:
             return queens, runs
         steps -= budget
         if steps <= 0:

@@ -7,7 +7,7 @@ compiled (or loaded) now and later first calls only load them.
 """
 import numpy as np
 
-from . import _runner, _validate
+from . import _progress, _validate
 from .counting import count_solutions, first_row_counts
 from .enumeration import fundamental_solutions, solve
 from .estimation import estimate_count, search_profile
@@ -87,11 +87,11 @@ def warmup(*, progress=False):
     """
     progress = _validate.flag(progress, "progress")
     steps = _steps()
-    bar = _runner.progress_bar(len(steps), 0, "warm-up", unit="feature", disable=not progress)
+    bar = _progress.progress_bar(len(steps), 0, "warm-up", unit="feature", disable=not progress)
     try:
         for what, call in steps:
             bar.set_postfix_str(what, refresh=False)
-            with _runner.compiling_notice(progress, what):
+            with _progress.compiling_notice(progress, what):
                 call()
             bar.update(1)
     finally:

@@ -1,15 +1,17 @@
 """Streaming: every solution in order, chunk by chunk in bounded memory, or into a file.
 
 The subproblems of the full search (every first-row column) are enumerated a few ahead of
-the one being handed out (:func:`nqueens_numba._runner.ordered_blocks`) and assembled into
+the one being handed out (:func:`nqueens_numba._blocks.ordered_blocks`) and assembled into
 chunks in lexicographic order; :mod:`nqueens_numba.export` writes the chunks to a file.
 """
 import os
 
 import numpy as np
 
-from . import _breadth, _kernels, _runner, _split, _validate, config, counting, export
+from . import (_blocks, _breadth, _enumerating, _kernels, _progress, _split, _validate, config,
+               counting, export)
 from ._files import check_target
+from .board import QUEEN, board_of
 from .constraints import check_constraints
 
 __all__ = ["iter_solutions", "save_solutions"]
@@ -85,16 +87,15 @@ def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, b
     n_threads = _validate.threads(n_threads)
     progress = _validate.flag(progress, "progress")
     cons = check_constraints(n, preplaced, blocked)
-    variant = _split.variant_of(*_validate.board(piece, torus))
-    if variant:
-        counting.variant_split_args(n, variant, "halving", False, None, cons)
-    return _chunks(n, chunk_size, n_threads, cons, progress, variant)
+    board = board_of(piece, torus)
+    board.check_combination(cons)
+    return _chunks(n, chunk_size, n_threads, cons, progress, board)
 
 
-def _chunks(n, chunk_size, n_threads, cons=None, progress=False, variant=0):
+def _chunks(n, chunk_size, n_threads, cons=None, progress=False, board=QUEEN):
     """The generator of :func:`iter_solutions`, for validated arguments.
 
-    Copies the ordered blocks of :func:`nqueens_numba._runner.ordered_blocks` into chunks of
+    Copies the ordered blocks of :func:`nqueens_numba._blocks.ordered_blocks` into chunks of
     exactly ``chunk_size`` rows (the last one shorter). Without constraints the number of
     solutions still to come is known (OEIS A000170), so each chunk is allocated at its final
     size; with constraints it is not, and a chunk starts at ``config.FIRST_CHUNK_ROWS`` rows
@@ -105,14 +106,14 @@ def _chunks(n, chunk_size, n_threads, cons=None, progress=False, variant=0):
         yield np.empty((1, 0), dtype=np.int8)
         return
     allow = None if cons is None else cons.allow
-    if not progress and not variant and _split.is_breadth(n):  # small: nothing to compile
+    if _enumerating.how_to_solve(n, board, cons, None, progress) == "small":  # nothing to compile
         sols = _breadth.solutions(n, allow)
         for start in range(0, len(sols), chunk_size):
             yield sols[start:start + chunk_size].copy()
         return
     # Solutions still to come: exactly known without constraints (n <= 27), else unknown,
     # and the chunk then starts small and grows to ``chunk_size`` as solutions arrive.
-    remaining = _split.known_total(n) if cons is None and not variant else None
+    remaining = _enumerating.exact_total(n, board, cons)
     bound = _split.known_total(n) or chunk_size  # constrained solutions are among all solutions
     target = chunk_size  # rows of the chunk being filled, once complete
 
@@ -127,22 +128,22 @@ def _chunks(n, chunk_size, n_threads, cons=None, progress=False, variant=0):
     chunk = new_chunk()
     filled = 0
     known = remaining is not None  # the bar counts solutions, else subproblems
-    with _runner.compiling_notice(progress, "stream"):  # (not around the yields)
-        states, depth = _split.stream_split(
+    with _progress.compiling_notice(progress, "stream"):  # (not around the yields)
+        states, depth = _enumerating.stream_split(
             n, n_threads, chunk_size, _split.no_constraints(n) if allow is None else allow,
-            variant)
-        bar = _runner.solutions_bar(progress, "stream", n,
+            board)
+        bar = _blocks.solutions_bar(progress, "stream", n,
                                     remaining if known else len(states),
                                     states[0] if len(states) else None, depth, allow,
-                                    "solution" if known else "subproblem", variant)
+                                    "solution" if known else "subproblem", board)
     # Blocks of a quarter chunk (subproblems hold about that much): the subproblems started
     # ahead hold a few chunks in all.
     max_rows = min(config.MAX_BLOCK_ROWS,
                    max(chunk_size // config.WINDOW_PER_THREAD, _kernels.TAIL_SOLUTIONS))
     with bar:
-        for i, block in _runner.ordered_blocks(n, states, depth, n_threads,
+        for i, block in _blocks.ordered_blocks(n, states, depth, n_threads,
                                                config.WINDOW_PER_THREAD, max_rows, max_rows,
-                                               config.QUEUED_BLOCKS, allow, variant):
+                                               config.QUEUED_BLOCKS, allow, board):
             bar.update(len(block) if known else i - bar.n)
             pos = 0
             while pos < len(block):
@@ -233,10 +234,11 @@ def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_thre
         raise ValueError(f"format must be one of {', '.join(map(repr, export.FORMATS))}, "
                          f"got {format!r}")
     n = _validate.board_order(n)
-    total = _split.known_total(n)
-    if format == "npy" and (preplaced is not None or blocked is not None or piece != "queen"
-                            or torus):
-        with _runner.compiling_notice(progress, "stream"):
+    cons = check_constraints(n, preplaced, blocked)
+    board = board_of(piece, torus)
+    total = _enumerating.exact_total(n, board, cons)
+    if format == "npy" and total is None and not _enumerating.is_endless(n, board, cons):
+        with _progress.compiling_notice(progress, "stream"):
             total = counting.count_solutions(n, n_threads=n_threads, preplaced=preplaced,
                                              blocked=blocked, piece=piece, torus=torus)
     if format == "npy" and total is None:

@@ -4,6 +4,7 @@ import warnings
 import numpy as np
 
 from . import _kernels, _split, _validate
+from .board import board_of
 from .constraints import check_constraints
 
 __all__ = ["trace", "TRACE_DTYPE", "TraceTruncatedWarning"]
@@ -78,20 +79,15 @@ def trace(n, *, max_events=10_000, preplaced=None, piece="queen", torus=False):
     n = _validate.board_order(n)
     max_events = _validate.in_range(max_events, "max_events", 1, what="a positive integer")
     cons = check_constraints(n, preplaced, None)
-    piece, torus = _validate.board(piece, torus)
-    variant = _split.variant_of(piece, torus)
-    if variant and cons is not None:
-        raise ValueError(f"{'torus=True' if torus else 'piece=' + repr(piece)} cannot be "
-                         f"combined with pre-placed queens")
+    board = board_of(piece, torus)
+    board.check_combination(cons)
+    kernel = _kernels.entry("trace", board, cons is not None)
     allow = _split.no_constraints(n) if cons is None else cons.allow
     stack = np.empty((5, max(n, 1)), dtype=np.int64)
     rows = min(max_events, FIRST_EVENTS)
     while True:  # the search again with twice the room, until it ends or reaches the cap
         raw = np.empty((rows + 1, 3), dtype=np.int64)  # + 1: whether more events follow
-        if variant:
-            count = _kernels._trace_variant_search(n, allow, raw, stack, variant)
-        else:
-            count = _kernels._trace_search(n, allow, raw, stack)
+        count = kernel(n, allow, raw, stack)
         if count <= rows or rows == max_events:
             break
         rows = min(2 * rows, max_events)
@@ -101,8 +97,8 @@ def trace(n, *, max_events=10_000, preplaced=None, piece="queen", torus=False):
         warnings.warn(f"trace({n}) stopped at max_events={max_events} before the search "
                       f"ended; pass a larger max_events for the whole search",
                       TraceTruncatedWarning, stacklevel=2)
-    dtype = np.dtype(TRACE_DTYPE, metadata={"n": n, "complete": complete, "piece": piece,
-                                            "torus": torus})
+    dtype = np.dtype(TRACE_DTYPE, metadata={"n": n, "complete": complete,
+                                            "piece": board.piece, "torus": board.torus})
     events = np.empty(count, dtype=dtype)
     events["step"] = np.arange(count)
     events["kind"] = np.array(["place", "remove", "solution"])[raw[:count, 0]]

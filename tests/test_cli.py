@@ -74,7 +74,7 @@ def test_solve_json_empty(capsys):
 
 
 def test_solve_json_many_chunks(capsys, monkeypatch):
-    monkeypatch.setattr("nqueens_numba.cli._PRINT_CHUNK", 7)
+    monkeypatch.setattr("nqueens_numba.cli.solve._PRINT_CHUNK", 7)
     assert main(["solve", "8", "-f", "json"]) == 0
     assert json.loads(capsys.readouterr().out) == nq.boards(8)
 

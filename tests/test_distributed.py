@@ -86,7 +86,7 @@ def test_checkpoint_resumes_distributed_and_locally(client, tmp_path, monkeypatc
     original = client.submit
 
     def counting_submit(func, *args, **kwargs):
-        submitted.append(len(args[0]))  # the batch of states
+        submitted.append(len(args[1]))  # the batch of states (after the job)
         return original(func, *args, **kwargs)
 
     monkeypatch.setattr(client, "submit", counting_submit)
@@ -229,9 +229,9 @@ def test_searches_in_progress_of_a_local_count_finish_on_dask(client, tmp_path, 
     assert saved
     submitted = []
     original_submit = client.submit
-    monkeypatch.setattr(client, "submit", lambda func, states, piece, *args, **kwargs: (
+    monkeypatch.setattr(client, "submit", lambda func, job, states, piece, *args, **kwargs: (
         submitted.append((piece.index, piece.started)) or original_submit(
-            func, states, piece, *args, **kwargs)))
+            func, job, states, piece, *args, **kwargs)))
     assert dist.count_solutions(client, 12, checkpoint=path) == A000170[12]
     continued = [index for index, started in submitted if started]
     assert sorted(continued) == sorted(entry[0] for entry in saved for _ in entry[2])

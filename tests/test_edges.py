@@ -131,10 +131,10 @@ def test_a_signal_swallowed_during_the_work_still_ends_the_run_as_interrupted(ca
     from nqueens_numba import cli
 
     def count_after_a_lost_signal(*args, **kwargs):
-        cli._ended_by["signal"] = signal.SIGINT  # what the handler records before raising
+        cli.stop.ended_by["signal"] = signal.SIGINT  # what the handler records before raising
         return 92
 
-    monkeypatch.setattr(cli.counting, "count_solutions", count_after_a_lost_signal)
+    monkeypatch.setattr(cli.count.counting, "count_solutions", count_after_a_lost_signal)
     assert cli.main(["count", "8"]) == 130
     out, err = capsys.readouterr()
     assert out == "" and "interrupted" in err

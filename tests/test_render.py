@@ -4,6 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nqueens_numba as nq
+from nqueens_numba.board import board_of
 
 
 def test_format_board():
@@ -213,7 +214,7 @@ def test_svg_compact_squares_and_attacks_match_the_square_by_square_drawing():
     queens = nq.construct(40).astype(np.int64)
     queens[::3] = -1
     root = ET.fromstring(nq.to_svg(queens, attacks=True, cell=10, coordinates=False))
-    hit = nq.render._attacked_squares(queens)
+    hit = board_of().attacked(queens)
     path = next(e for e in root.iter(SVG + "path") if e.get("class") == "attacked")
     covered = np.zeros_like(hit)
     for part in path.get("d").split("M")[1:]:  # "x y h w v c h -w z"

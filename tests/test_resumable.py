@@ -14,6 +14,7 @@ import pytest
 
 import nqueens_numba as nq
 from nqueens_numba import _kernels, _split, config
+from nqueens_numba.board import SUPERQUEEN, TOROIDAL
 from nqueens_numba.checkpoint import CheckpointError, _checksum
 from nqueens_numba.cli import main
 from nqueens_numba.constraints import check_constraints
@@ -40,10 +41,10 @@ def _splits():
                                   (11, {3: 4}, np.fliplr(np.eye(11, dtype=bool)))]:
         yield _split.count_split(n, "halving", 1, 1, check_constraints(n, preplaced, blocked))
     # the variants' boards: toroidal queens, superqueens (knights checked on every level)
-    yield _split.count_split(13, "halving", 1, 2, variant=_kernels.TORUS)  # least steps
-    yield _split.count_split(11, "halving", 1, 1, variant=_kernels.TORUS)  # nothing pruned
-    yield _split.count_split(11, "halving", 1, 1, variant=_kernels.KNIGHT)
-    yield _split.count_split(12, "symmetric", 1, 2, variant=_kernels.KNIGHT)
+    yield _split.count_split(13, "halving", 1, 2, board=TOROIDAL)  # least steps
+    yield _split.count_split(11, "halving", 1, 1, board=TOROIDAL)  # nothing pruned
+    yield _split.count_split(11, "halving", 1, 1, board=SUPERQUEEN)
+    yield _split.count_split(12, "symmetric", 1, 2, board=SUPERQUEEN)
 
 
 @pytest.fixture
@@ -58,7 +59,7 @@ def tiny_budget(monkeypatch):
 
 
 @pytest.mark.parametrize("split", list(_splits()),
-                         ids=lambda s: f"{s.method}-{s.n}-{_split.board_name(s.variant)}")
+                         ids=lambda s: f"{s.method}-{s.n}-{s.board.name}")
 def test_pieces_split_at_random_add_up_to_each_subproblem(split):
     """Every subproblem run a few steps at a time, its search split at random moments and
     the pieces run in a random order, counts what one uninterrupted call counts."""
@@ -77,7 +78,7 @@ def test_pieces_split_at_random_add_up_to_each_subproblem(split):
                 total += counts[0]
                 continue
             assert piece.started and job.check_piece(split.states[index], piece)
-            assert 0.0 <= split.remaining(piece) <= 1.0
+            assert 0.0 <= job.remaining(split.states[index], piece) <= 1.0
             if rng.random() < 0.5:
                 new = piece.split()
                 if new is not None:
@@ -95,7 +96,7 @@ def test_a_budget_ends_a_kernel_call_midway():
     piece = job.piece(0)
     counts, done = job.run(split.states, piece, 5)
     assert done == 0 and piece.started  # the first subproblem is far from done
-    assert 0.0 < split.remaining(piece) < 1.0
+    assert 0.0 < job.remaining(split.states[0], piece) < 1.0
 
 
 @pytest.mark.parametrize("n", range(1, 12))
@@ -167,12 +168,12 @@ CASES = [  # (n, keyword arguments, kernel, expected): subproblems deep enough t
      count_naive(10, blocked=np.eye(10, dtype=bool))),
     (10, dict(preplaced={3: 4}, prefix_depth=1), "_count_allowed_batch",
      count_naive(10, preplaced={3: 4})),
-    (13, dict(torus=True, prefix_depth=2), "_count_variant_batch", 4524),
-    (12, dict(piece="superqueen", method="halving", prefix_depth=1), "_count_variant_batch",
+    (13, dict(torus=True, prefix_depth=2), "_count_torus_batch", 4524),
+    (12, dict(piece="superqueen", method="halving", prefix_depth=1), "_count_knight_batch",
      156),
-    (13, dict(piece="superqueen", prefix_depth=2), "_count_symmetric_variant_run", 1876),
+    (13, dict(piece="superqueen", prefix_depth=2), "_count_symmetric_knight_run", 1876),
     (13, dict(piece="superqueen", fundamental=True, prefix_depth=2),
-     "_count_symmetric_variant_run", 239),
+     "_count_symmetric_knight_run", 239),
 ]
 
 
@@ -337,14 +338,15 @@ def test_a_count_of_more_than_a_day_says_so():
 
     with pytest.warns(nq.LongCountWarning, match=r"n=24: about [\d,]+ CPU-hours on this "
                                                   r"machine .* pass checkpoint=FILE"):
-        warn_if_long(_split.count_split(24, "symmetric", 2), 2, False)
+        warn_if_long(_split.plan_count(24, n_threads=2), 2, False)
     with pytest.warns(nq.LongCountWarning, match="no count this large"):
-        warn_if_long(_split.count_split(40, "symmetric", 2, 2), 2, True)
+        warn_if_long(_split.plan_count(40, prefix_depth=2, n_threads=2), 2, True)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        warn_if_long(_split.count_split(19, "symmetric", 2), 2, False)  # about a minute
+        warn_if_long(_split.plan_count(19, n_threads=2), 2, False)  # about a minute
         cons = check_constraints(40, {0: 3}, None)
-        warn_if_long(_split.count_split(40, "halving", 2, 2, cons), 2, False)  # unknown
+        warn_if_long(_split.plan_count(40, constraints=cons, prefix_depth=2, n_threads=2), 2,
+                     False)  # unknown
 
 
 def _start(cmd, wait_for, timeout=60):

@@ -120,8 +120,7 @@ def test_checkpoint_id_names_the_split(tmp_path):
 
 def test_kernel_d4_table_is_the_symmetry_module_table():
     """The symmetric kernel's images (inverse, reverse, complement) are those of D4."""
-    kernel = list(zip(_kernels._IMAGE_INVERSE, _kernels._IMAGE_REVERSE,
-                      _kernels._IMAGE_COMPLEMENT))
+    kernel = list(zip(*_kernels.images()))
     assert len(kernel) == len(symmetry.D4) - 1
     for name, recipe in zip(symmetry.D4[1:], kernel):
         assert tuple(bool(v) for v in recipe) == symmetry._RECIPE[name], name

@@ -93,7 +93,7 @@ def test_symmetric_counts_same_for_every_split_and_thread_count(n, monkeypatch):
         got = _split.count_split(n, "symmetric", 1).depth
         assert got == depth
         for t in THREADS:
-            results.add(tuple(sorted(counting._orbits(n, t).items())))
+            results.add(tuple(sorted(nq.symmetry_classes(n, n_threads=t).items())))
     assert len(results) == 1
 
 
@@ -113,7 +113,7 @@ def test_symmetric_kernel_per_state_matches_enumeration(n):
             elif representative_naive(q) == q:
                 row[4 if size == 4 else 5] += 1
         states = _split.count_split(n, "symmetric", 1, prefix_depth=depth).states
-        counts = _kernels._count_symmetric_states(n, states, depth)
+        counts = _split.count_split(n, "symmetric", 1, prefix_depth=depth).job(states)
         assert counts.shape == (len(states), 6)
         found = {tuple(state[3:].tolist()): row.tolist()
                  for state, row in zip(states, counts) if row.any()}
@@ -124,7 +124,7 @@ def test_symmetric_kernel_per_state_matches_enumeration(n):
 def test_tied_edge_counts_divide(n):
     """Summed over the split, the leaves of orbits of 8 with e tied edges come e per orbit."""
     split = _split.count_split(n, "symmetric", 1)
-    sums = _kernels._count_symmetric_states(n, split.states, split.depth).sum(axis=0)
+    sums = split.job(split.states).sum(axis=0)
     assert all(sums[e - 1] % e == 0 for e in range(1, 5))
     sols = nq.solve(n).tolist()
     by_tied = [0] * 4

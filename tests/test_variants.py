@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import nqueens_numba as nq
+from nqueens_numba.board import SUPERQUEEN, TOROIDAL
 from naive import attacks_naive, variant_solutions_naive
 from nqueens_numba import _kernels, _split
 
@@ -47,7 +48,7 @@ def test_least_steps_pick_one_solution_per_orbit(n):
     every = (variant_solutions_naive(n, torus=True) if n <= 9
              else [tuple(row) for row in nq.solve(n, torus=True).tolist()])
     sols = [q for q in every if q[0] == 0]
-    weight = {q: int(_kernels._steps_weight(np.array(q, dtype=np.int64), n)) for q in sols}
+    weight = {q: int(_kernels.entry("steps_weight")(np.array(q, dtype=np.int64), n)) for q in sols}
     orbits = {frozenset(_step_orbit(q)) for q in sols}
     assert set().union(*orbits) == set(sols)
     for orbit in orbits:
@@ -62,10 +63,10 @@ def test_least_steps_prefixes_keep_every_counted_solution():
     adds up their weights, whatever the depth (deep ones are counted row by row)."""
     n = 13
     counted = {tuple(row) for row in nq.solve(n, torus=True)
-               if row[0] == 0 and _kernels._steps_weight(row.astype(np.int64), n)}
+               if row[0] == 0 and _kernels.entry("steps_weight")(row.astype(np.int64), n)}
     for depth in (2, 4, n - 4, n - 2, n - 1):
-        split = _split.count_split(n, "halving", 1, depth, variant=_kernels.TORUS)
-        assert split.variant == _kernels.TORUS | _kernels.STEPS
+        split = _split.count_split(n, "halving", 1, depth, board=TOROIDAL)
+        assert split.board.counted == "by least steps"
         assert {q[:depth] for q in counted} <= {tuple(s[3:3 + depth]) for s in split.states}
         assert int(split.job(split.states)[:, 0].sum()) == A051906[n] // n
 
@@ -311,13 +312,13 @@ def test_construct_on_the_torus():
 
 
 def test_drawings_shade_the_variant_attacks():
-    from nqueens_numba.render import _attacked_squares
+    from nqueens_numba.board import board_of
 
     rng = np.random.default_rng(2)
     for n in (5, 8, 11):
         q = np.where(rng.random(n) < 0.4, rng.integers(0, n, n), -1)
         for piece, torus in [("queen", False), ("queen", True), ("superqueen", False)]:
-            hit = _attacked_squares(q, piece, torus)
+            hit = board_of(piece, torus).attacked(q)
             for r in range(n):
                 for c in range(n):
                     expected = q[r] != c and any(
@@ -353,12 +354,12 @@ def test_boards_without_solutions_and_the_empty_board(tmp_path):
 def test_long_variant_counts_say_so():
     from nqueens_numba import _split, counting
 
-    split = _split.count_split(30, "symmetric", 2, 2, variant=nq._kernels.KNIGHT)
+    plan = _split.plan_count(30, SUPERQUEEN, prefix_depth=2, n_threads=2)
     with pytest.warns(nq.LongCountWarning, match="n=30, piece='superqueen': roughly"):
-        counting.warn_if_long(split, 2, False)
-    split = _split.count_split(29, "halving", 2, 2, variant=nq._kernels.TORUS)
+        counting.warn_if_long(plan, 2, False)
+    plan = _split.plan_count(29, TOROIDAL, prefix_depth=2, n_threads=2)
     with pytest.warns(nq.LongCountWarning, match="n=29, torus=True"):
-        counting.warn_if_long(split, 2, True)
+        counting.warn_if_long(plan, 2, True)
 
 
 def test_status_and_messages_name_the_board(tmp_path, capsys):

@@ -1,23 +1,28 @@
 """Every compiled kernel of the package, by family; importing nothing else from the package.
 
 =================  ================================================================
-``_sizes``         the tail sizes, for the callers too (imports no numba)
-``_common``        JIT options, the full mask, tail sizes, the tail with allowed squares
-``bitboard``       counting (plain and with allowed squares), prefixes, resumable enumeration
+``_sizes``         the tail sizes and board flags, for the callers too (imports no numba)
+``_common``        JIT options, the full mask, the variants' masks, the tail with allowed squares
+``count``          the plain count (and with allowed squares, toroidal, superqueens)
+``enumerate``      prefixes of a split, resumable enumeration of solutions
 ``symmetric``      the D4-symmetric count and its prefixes
 ``local_search``   min-conflicts repair of one solution
 ``trace``          the search, event by event
 ``estimate``       nodes per depth of the search tree, exactly or by random probes
 =================  ================================================================
 
-Kernels are imported on first use (``_kernels._count_states`` imports ``bitboard``, and numba
-with it); the tail sizes come from ``_sizes``, which imports no numba. The first kernel numba
-compiles in a process says so on stderr (one line naming the cache folder).
+Callers get every kernel from one table, :func:`entry`: ``entry(job, board, constrained)``
+names the kernel of a job on a board (``board.flag``: 0, ``TORUS`` or ``KNIGHT``), with
+per-row allowed squares or without. The kernels of one job take the same arguments on every
+board; each board's kernel is compiled for that board alone (its flag a constant), on first
+use. Importing this package does not import numba: the family of a kernel is imported when
+:func:`entry` first names it. The first kernel numba compiles in a process says so on stderr
+(one line naming the cache folder).
 
 Kernels assume valid input (the callers validate), take only scalars and fixed-dtype arrays,
-and never format strings. They are named underscore + verb + object (``_count_states``); the
-callers reach them through this package (``_kernels._count_states``), so that a test can
-replace one here.
+and never format strings. They are named underscore + verb + object (``_count_batch``) and
+looked up here by name on each :func:`entry` call, so that a test can replace one
+(``monkeypatch.setattr(_kernels, "_count_batch", ...)``).
 
 Kernels are cached per source file (``cache=True``): numba does not notice when a helper of
 ``_common`` that a kernel of another file inlines has changed, so after editing ``_common.py``
@@ -36,26 +41,85 @@ from ._sizes import KNIGHT, STEPS, TAIL_ROWS, TAIL_SOLUTIONS, TORUS
 _FAMILY = {
     "JIT": "_common",
     "_steps_weight": "_common",
-    **dict.fromkeys([
-        "_count_allowed_batch", "_count_allowed_states", "_count_batch", "_count_rows",
-        "_count_states", "_count_variant_batch", "_count_variant_states",
-        "_enumerate_prefixes", "_enumerate_variant_prefixes", "_fill_rows",
-        "_fill_solutions", "_fill_variant_rows", "_mirror_rows", "_start_cursor"],
-        "bitboard"),
+    **dict.fromkeys(["_count_allowed_batch", "_count_batch", "_count_knight_batch",
+                     "_count_rows", "_count_torus_batch"], "count"),
+    **dict.fromkeys(["_enumerate_knight_prefixes", "_enumerate_prefixes",
+                     "_enumerate_steps_prefixes", "_enumerate_torus_prefixes",
+                     "_fill_knight_rows", "_fill_rows", "_fill_solutions", "_fill_torus_rows",
+                     "_mirror_rows", "_start_cursor"], "enumerate"),
     "_min_conflicts": "local_search",
-    **dict.fromkeys(["_probe_states", "_probe_variant_states", "_profile_run",
-                     "_profile_states", "_profile_variant_run", "_profile_variant_states"],
-                    "estimate"),
+    **dict.fromkeys(["_probe_knight_states", "_probe_states", "_probe_torus_states",
+                     "_profile_knight_run", "_profile_run", "_profile_torus_run"], "estimate"),
     **dict.fromkeys([
-        "_IMAGE_COMPLEMENT", "_IMAGE_INVERSE", "_IMAGE_REVERSE", "_count_symmetric_run",
-        "_count_symmetric_states", "_count_symmetric_variant_run",
-        "_count_symmetric_variant_states", "_symmetric_allow"], "symmetric"),
-    **dict.fromkeys(["TRACE_PLACE", "TRACE_REMOVE", "TRACE_SOLUTION", "_trace_search",
-                     "_trace_variant_search"], "trace"),
+        "_IMAGE_COMPLEMENT", "_IMAGE_INVERSE", "_IMAGE_REVERSE", "_count_symmetric_knight_run",
+        "_count_symmetric_run", "_symmetric_allow", "_symmetric_knight_prefixes",
+        "_symmetric_prefixes"], "symmetric"),
+    **dict.fromkeys(["TRACE_PLACE", "TRACE_REMOVE", "TRACE_SOLUTION", "_trace_knight_search",
+                     "_trace_search", "_trace_torus_search"], "trace"),
+}
+
+#: The kernel of each job, by the board's flag (0: plain queens, ``TORUS``, ``KNIGHT``) and
+#: whether the rows have allowed squares of their own; jobs that do not depend on the board
+#: are listed under ``(0, False)``. The arguments of a job are the same on every board:
+#:
+#: ================  ==================================================================
+#: ``count``         ``(n, states, depth, allow, stack, level, partial, budget)``: the count
+#:                   of a batch of subproblems for a budget of steps (toroidal queens by
+#:                   least steps)
+#: ``symmetric``     ``(n, states, depth, stack, level, partial, work, budget)``: the same
+#:                   by the D4-symmetric search
+#: ``count_rows``    ``(n, row, cols, diag, anti, allow)``: the plainest count, no budget
+#: ``prefixes``      ``(n, depth, first_limit, allow, max_states)``: a split's prefixes
+#:                   (``count_prefixes``: those of the count, by least steps on the torus)
+#: ``symmetric_prefixes``  ``(n, low, high, target, max_states)``: the symmetric split's
+#: ``fill``          ``(n, base, stack, queens, level, out, budget, allow)``: enumeration
+#: ``profile``       ``(n, states, depth, limit, weights, stack, level, below, out, budget)``
+#: ``probe``         ``(n, states, depth, tail, first, n_probes, base, extra, rng, sums,
+#:                   squares)``: random probes of an estimate
+#: ``trace``         ``(n, allow, events, stack)``: the search event by event
+#: ================  ==================================================================
+_ENTRIES = {
+    ("count", 0, False): "_count_batch",
+    ("count", 0, True): "_count_allowed_batch",
+    ("count", TORUS, False): "_count_torus_batch",
+    ("count", KNIGHT, False): "_count_knight_batch",
+    ("symmetric", 0, False): "_count_symmetric_run",
+    ("symmetric", KNIGHT, False): "_count_symmetric_knight_run",
+    ("count_rows", 0, False): "_count_rows",
+    ("count_rows", 0, True): "_count_rows",
+    ("prefixes", 0, False): "_enumerate_prefixes",
+    ("prefixes", 0, True): "_enumerate_prefixes",
+    ("prefixes", TORUS, False): "_enumerate_torus_prefixes",
+    ("prefixes", KNIGHT, False): "_enumerate_knight_prefixes",
+    ("count_prefixes", 0, False): "_enumerate_prefixes",
+    ("count_prefixes", 0, True): "_enumerate_prefixes",
+    ("count_prefixes", TORUS, False): "_enumerate_steps_prefixes",
+    ("count_prefixes", KNIGHT, False): "_enumerate_knight_prefixes",
+    ("symmetric_prefixes", 0, False): "_symmetric_prefixes",
+    ("symmetric_prefixes", KNIGHT, False): "_symmetric_knight_prefixes",
+    ("fill", 0, False): "_fill_solutions",
+    ("fill", 0, True): "_fill_rows",
+    ("fill", TORUS, False): "_fill_torus_rows",
+    ("fill", KNIGHT, False): "_fill_knight_rows",
+    ("profile", 0, False): "_profile_run",
+    ("profile", TORUS, False): "_profile_torus_run",
+    ("profile", KNIGHT, False): "_profile_knight_run",
+    ("probe", 0, False): "_probe_states",
+    ("probe", TORUS, False): "_probe_torus_states",
+    ("probe", KNIGHT, False): "_probe_knight_states",
+    ("trace", 0, False): "_trace_search",
+    ("trace", 0, True): "_trace_search",
+    ("trace", TORUS, False): "_trace_torus_search",
+    ("trace", KNIGHT, False): "_trace_knight_search",
+    ("start_cursor", 0, False): "_start_cursor",
+    ("mirror_rows", 0, False): "_mirror_rows",
+    ("symmetric_allow", 0, False): "_symmetric_allow",
+    ("steps_weight", 0, False): "_steps_weight",
+    ("min_conflicts", 0, False): "_min_conflicts",
 }
 
 __all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "cache_directory",
-           "cache_of", "is_ours", "notice", "said_compiling", *sorted(_FAMILY)]
+           "cache_of", "entry", "images", "is_ours", "notice", "said_compiling", "trace_events"]
 
 #: Per thread: ``active`` while a caller's own notice (``_runner.compiling_notice``), which
 #: names the feature, is on; the process's first-compile line then stays quiet.
@@ -110,6 +174,32 @@ def _install_first_compile_notice():
             pass
 
     event.register("numba:compile", Listener())
+
+
+def entry(job, board=None, constrained=False):
+    """The kernel of ``job`` on ``board`` (an object with a ``flag``, see
+    :class:`nqueens_numba.board.Board`; ``None``: plain queens), for rows with allowed squares
+    of their own when ``constrained``: a numba dispatcher (the table ``_ENTRIES`` lists the
+    jobs and their arguments). Loads its family, and numba, on first use."""
+    key = (job, 0 if board is None else board.flag, bool(constrained))
+    name = _ENTRIES.get(key)
+    if name is None:
+        raise LookupError(f"no kernel for {key} (job, board flag, constrained)")
+    value = globals().get(name)
+    return value if value is not None else __getattr__(name)
+
+
+def trace_events():
+    """The kinds of a trace's events: ``(TRACE_PLACE, TRACE_REMOVE, TRACE_SOLUTION)``."""
+    return tuple(__getattr__(name) for name in ("TRACE_PLACE", "TRACE_REMOVE",
+                                                 "TRACE_SOLUTION"))
+
+
+def images():
+    """How ``_kernels.symmetric`` writes the seven non-identity images of a placement:
+    ``(inverse, reverse, complement)``, three ``(7,)`` int64 arrays (see there)."""
+    return tuple(__getattr__(name) for name in ("_IMAGE_INVERSE", "_IMAGE_REVERSE",
+                                                 "_IMAGE_COMPLEMENT"))
 
 
 def __getattr__(name):

@@ -15,7 +15,7 @@ from numba import njit
 
 from ._common import (JIT, JIT_INLINE, KNIGHT, TAIL_ROWS, TORUS, _down, _full_mask, _knight,
                       _prefix_knight)
-from .bitboard import _count_tail
+from .count import _count_tail
 
 
 @njit(**JIT_INLINE)
@@ -133,14 +133,17 @@ def _profile_run(n, states, depth, limit, weights, stack, level, below, out, bud
 
 
 @njit(**JIT)
-def _profile_variant_run(n, states, depth, limit, weights, stack, level, below, out, budget,
-                         variant):
-    """``_profile_run_of`` on the board of ``variant`` (``TORUS``, else ``KNIGHT``)."""
-    if variant == TORUS:
-        return _profile_run_of(n, states, depth, limit, weights, stack, level, below, out,
-                               budget, TORUS)
-    return _profile_run_of(n, states, depth, limit, weights, stack, level, below, out,
-                           budget, KNIGHT)
+def _profile_torus_run(n, states, depth, limit, weights, stack, level, below, out, budget):
+    """``_profile_run_of`` of toroidal queens (``TORUS``)."""
+    return _profile_run_of(n, states, depth, limit, weights, stack, level, below, out, budget,
+                           TORUS)
+
+
+@njit(**JIT)
+def _profile_knight_run(n, states, depth, limit, weights, stack, level, below, out, budget):
+    """``_profile_run_of`` of superqueens (``KNIGHT``)."""
+    return _profile_run_of(n, states, depth, limit, weights, stack, level, below, out, budget,
+                           KNIGHT)
 
 
 @njit(**JIT)
@@ -177,28 +180,6 @@ def _profile_run_of(n, states, depth, limit, weights, stack, level, below, out, 
         if used >= budget:
             break
     return done
-
-
-@njit(**JIT)
-def _profile_states(n, states, depth, limit, weights, out):
-    """Add ``weights[i]`` times the nodes of each depth ``depth + 1 .. limit`` below each
-    subproblem ``states[i]`` (``depth`` rows placed) to ``out``, shape ``(n + 1,)``, int64
-    (the whole search, no budget)."""
-    stack = np.empty((n + 1, 4), dtype=np.int64)
-    level = np.full(3, -1, dtype=np.int64)
-    below = np.zeros(n + 1, dtype=np.int64)
-    _profile_run(n, states, depth, limit, weights, stack, level, below, out,
-                 np.int64(1) << 62)
-
-
-@njit(**JIT)
-def _profile_variant_states(n, states, depth, limit, weights, out, variant):
-    """``_profile_states`` on the board of ``variant`` (``TORUS``, else ``KNIGHT``)."""
-    stack = np.empty((n + 1, 4), dtype=np.int64)
-    level = np.full(3, -1, dtype=np.int64)
-    below = np.zeros(n + 1, dtype=np.int64)
-    _profile_variant_run(n, states, depth, limit, weights, stack, level, below, out,
-                         np.int64(1) << 62, variant)
 
 
 @njit(**JIT)
@@ -264,15 +245,19 @@ def _probe_states(n, states, depth, tail, first, n_probes, base, extra, rng, sum
 
 
 @njit(**JIT)
-def _probe_variant_states(n, states, depth, tail, first, n_probes, base, extra, rng, sums,
-                          squares, variant):
-    """``_probe_states_of`` on the board of ``variant`` (``TORUS``, else ``KNIGHT``)."""
-    if variant == TORUS:
-        _probe_states_of(n, states, depth, tail, first, n_probes, base, extra, rng, sums,
-                         squares, TORUS)
-    else:
-        _probe_states_of(n, states, depth, tail, first, n_probes, base, extra, rng, sums,
-                         squares, KNIGHT)
+def _probe_torus_states(n, states, depth, tail, first, n_probes, base, extra, rng, sums,
+                        squares):
+    """``_probe_states_of`` of toroidal queens (``TORUS``)."""
+    _probe_states_of(n, states, depth, tail, first, n_probes, base, extra, rng, sums, squares,
+                     TORUS)
+
+
+@njit(**JIT)
+def _probe_knight_states(n, states, depth, tail, first, n_probes, base, extra, rng, sums,
+                         squares):
+    """``_probe_states_of`` of superqueens (``KNIGHT``)."""
+    _probe_states_of(n, states, depth, tail, first, n_probes, base, extra, rng, sums, squares,
+                     KNIGHT)
 
 
 @njit(**JIT)

@@ -5,6 +5,7 @@ invariant too, and their solutions are queen solutions).
 import numpy as np
 from numba import njit
 
+from .enumerate import _prefixes_of
 from ._common import (_STEP_ROWS, JIT, KNIGHT, TAIL_ROWS, _count_allowed_tail, _down,
                       _full_mask, _knight, _prefix_knight, trailing_zeros)
 
@@ -381,7 +382,7 @@ def _count_symmetric_run(n, states, depth, stack, level, partial, work, budget):
 
 
 @njit(**JIT)
-def _count_symmetric_variant_run(n, states, depth, stack, level, partial, work, budget):
+def _count_symmetric_knight_run(n, states, depth, stack, level, partial, work, budget):
     """``_count_symmetric_run_of`` for superqueens (``KNIGHT``)."""
     return _count_symmetric_run_of(n, states, depth, stack, level, partial, work, budget,
                                    KNIGHT)
@@ -431,24 +432,63 @@ def _count_symmetric_run_of(n, states, depth, stack, level, partial, work, budge
 
 
 @njit(**JIT)
-def _count_symmetric_states(n, states, depth):
-    """Leaves of the symmetric search below each state, one slot each, in one call (no
-    budget).
-
-    Requires ``n - TAIL_ROWS > depth >= 2``. Returns ``counts``, shape ``(n_states, 6)``,
-    dtype ``int64``: columns 0-3 count the leaves with a trivial stabilizer and 1, 2, 3 or 4
-    tied edges (summed over all states, column ``e - 1`` is ``e`` times the number of orbits
-    of 8 with ``e`` tied edges); columns 4 and 5 count the representatives of orbits of 4
-    and 2 (the lexicographically smallest of their images in the search).
-    """
-    return _count_symmetric_run(n, states, depth, np.empty((n + 1, 4), dtype=np.int64),
-                                np.full(1, -1, dtype=np.int64), np.zeros(6, dtype=np.int64),
-                                np.empty((2, n), dtype=np.int64), np.int64(1) << 62)[0]
+def _symmetric_prefixes(n, low, high, target, max_states):
+    """``_symmetric_prefixes_of`` on the plain board."""
+    return _symmetric_prefixes_of(n, low, high, target, max_states, 0)
 
 
 @njit(**JIT)
-def _count_symmetric_variant_states(n, states, depth):
-    """``_count_symmetric_states`` for superqueens (``KNIGHT``)."""
-    return _count_symmetric_variant_run(
-        n, states, depth, np.empty((n + 1, 4), dtype=np.int64), np.full(1, -1, dtype=np.int64),
-        np.zeros(6, dtype=np.int64), np.empty((2, n), dtype=np.int64), np.int64(1) << 62)[0]
+def _symmetric_knight_prefixes(n, low, high, target, max_states):
+    """``_symmetric_prefixes_of`` of superqueens (``KNIGHT``)."""
+    return _symmetric_prefixes_of(n, low, high, target, max_states, KNIGHT)
+
+
+@njit(**JIT)
+def _symmetric_prefixes_of(n, low, high, target, max_states, variant):
+    """The prefix states of the symmetric search, in one call: those of ``low`` rows, and of
+    one row more at a time while they are fewer than ``target`` and the depth below
+    ``high`` (``low == high``: that depth alone).
+
+    The prefixes of each first-row column ``b`` (``1 .. (n - 1) // 2``: never a corner) are
+    those of the plain search with the rows limited as the symmetric search limits them
+    below ``b`` (``_symmetric_allow``), in order of ``b`` (on the board of ``variant``, a
+    literal). A depth with more than ``max_states`` states is not taken.
+
+    Returns ``(states, depth, n_found)``: ``states``, ``(n_states, 3 + depth)`` int64; when
+    even ``low`` rows give more than ``max_states``, ``n_found > max_states`` and
+    ``states`` is empty.
+    """
+    states, found = _symmetric_depth(n, low, max_states, variant)
+    depth = low
+    if found > max_states:
+        return states, depth, found
+    while states.shape[0] < target and depth < high:
+        deeper, more = _symmetric_depth(n, depth + 1, max_states, variant)
+        if more > max_states:
+            break
+        states = deeper
+        found = more
+        depth += 1
+    return states, depth, found
+
+
+@njit(**JIT)
+def _symmetric_depth(n, depth, max_states, variant):
+    """The symmetric prefixes of ``depth`` rows (see ``_symmetric_prefixes_of``):
+    ``(states, n_found)``, empty with ``n_found > max_states`` when too many."""
+    total = 0
+    for b in range(1, (n - 1) // 2 + 1):
+        part, found = _prefixes_of(n, depth, n, _symmetric_allow(n, b), max_states - total,
+                                   variant)
+        total += found
+        if total > max_states:
+            return np.empty((0, 3 + depth), dtype=np.int64), total
+    out = np.empty((total, 3 + depth), dtype=np.int64)
+    row = 0
+    for b in range(1, (n - 1) // 2 + 1):
+        part, found = _prefixes_of(n, depth, n, _symmetric_allow(n, b), max_states, variant)
+        for i in range(found):  # (loops: a slice assignment compiles numba's error strings)
+            for j in range(3 + depth):
+                out[row + i, j] = part[i, j]
+        row += found
+    return out, total

@@ -17,10 +17,14 @@ def _trace_search(n, allow, events, stack):
 
 
 @njit(**JIT)
-def _trace_variant_search(n, allow, events, stack, variant):
-    """``_trace_search_of`` on the board of ``variant`` (``TORUS``, else ``KNIGHT``)."""
-    if variant == TORUS:
-        return _trace_search_of(n, allow, events, stack, TORUS)
+def _trace_torus_search(n, allow, events, stack):
+    """``_trace_search_of`` of toroidal queens (``TORUS``)."""
+    return _trace_search_of(n, allow, events, stack, TORUS)
+
+
+@njit(**JIT)
+def _trace_knight_search(n, allow, events, stack):
+    """``_trace_search_of`` of superqueens (``KNIGHT``)."""
     return _trace_search_of(n, allow, events, stack, KNIGHT)
 
 

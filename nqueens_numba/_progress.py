@@ -1,0 +1,83 @@
+"""What a user sees while kernels compile and counts run: progress bars whose rate counts
+work only, and the line that says when numba compiles.
+
+* :func:`progress_bar`: a ``tqdm.auto`` bar (a widget in Jupyter, text on stderr).
+* :func:`compiling_notice`, :func:`compile_first`: the kernels are compiled (or loaded) before
+  a bar starts, with one line on stderr when numba really compiles.
+"""
+import sys
+from contextlib import contextmanager
+
+from . import _kernels
+
+__all__ = ["COUNT_BAR_FORMAT", "progress_bar", "cache_directory", "compiling_notice",
+           "compile_first"]
+
+
+#: The text of a count's bar: its subproblems done are a fraction (the share done of those in
+#: progress counts), shown with two decimals, and the percentage with one.
+COUNT_BAR_FORMAT = ("{desc}: {percentage:5.1f}%|{bar}| {n:,.2f}/{total_fmt} "
+                    "[{elapsed}<{remaining}, {rate_fmt}{postfix}]")
+
+
+def progress_bar(total, initial, desc, unit="subproblem", disable=False, bar_format=None):
+    """A ``tqdm.auto`` bar of finished subproblems, or of another ``unit`` (a widget in
+    Jupyter, text on stderr); ``total=None`` when unknown (no ETA then). With ``disable``,
+    a bar that shows nothing."""
+    from tqdm.auto import tqdm
+
+    class Bar(tqdm):
+        monitor_interval = 0  # no monitor thread: the callers refresh the bar themselves
+
+    return Bar(total=total, initial=initial, unit=unit, desc=desc, mininterval=0.2,
+               disable=disable, bar_format=bar_format)
+
+
+def cache_directory():
+    """Where numba caches the kernels (:func:`nqueens_numba._kernels.cache_directory`)."""
+    return _kernels.cache_directory()
+
+
+@contextmanager
+def compiling_notice(enabled, what):
+    """While inside (and ``enabled``), the first kernel numba really compiles (not one loaded
+    from its cache) prints one line on stderr before the wait: ``compiling kernels for
+    {what} (first use; cached in DIR)``. Nested uses print that line once. (Outside, the
+    first compile of the process says so without naming the feature: see
+    :mod:`nqueens_numba._kernels`.)
+    """
+    if not enabled or getattr(_kernels.notice, "active", False):
+        yield
+        return
+    from numba.core import event
+
+    class Notice(event.Listener):
+        said = False
+
+        def on_start(self, ev):
+            if not self.said and _kernels.is_ours(ev):
+                self.said = True
+                _kernels.said_compiling()
+                from tqdm.auto import tqdm  # (a bar is on: print above it)
+
+                tqdm.write(f"nqueens_numba: compiling kernels for {what} (first use; cached "
+                           f"in {_kernels.cache_of(ev)})", file=sys.stderr)
+
+        def on_end(self, ev):
+            pass
+
+    _kernels.notice.active = True
+    try:
+        with event.install_listener("numba:compile", Notice()):
+            yield
+    finally:
+        _kernels.notice.active = False
+
+
+def compile_first(call, what, notice=True):
+    """Run ``call()``, a kernel call on empty input, before a progress bar starts, so that
+    its kernels are compiled (or loaded from numba's cache) now and the bar's rate and ETA
+    measure work only; within :func:`compiling_notice` (when ``notice``)."""
+    with compiling_notice(notice, what):
+        call()
+

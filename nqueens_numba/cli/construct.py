@@ -1,0 +1,34 @@
+"""``nqueens construct`` and ``nqueens find``: one solution of any N (explicit construction,
+or local search keeping pre-placed queens), printed or saved."""
+import numpy as np
+
+from .. import export, huge
+from .._files import atomic_file
+from .stop import stop_if_signalled
+
+
+def construct_command(args, out):
+    """``nqueens construct``: one solution by the explicit construction."""
+    _write_queens(huge.construct(args.n, torus=args.torus), args, out)
+
+
+def find_command(args, out):
+    """``nqueens find``: one solution keeping the ``--preplace`` queens."""
+    queens = huge.find_solution(args.n, preplaced=args.preplace, seed=args.seed,
+                                max_steps=args.max_steps)
+    stop_if_signalled()
+    _write_queens(queens, args, out)
+
+
+def _write_queens(queens, args, out):
+    """Print the columns of one solution, or save them with ``--output``: a NumPy array
+    for a ``.npy`` name, else the printed line."""
+    line = " ".join(map(str, queens.tolist())) + "\n"
+    if args.output is None:
+        out.write(line)
+    elif export.format_for(args.output) == "npy":
+        with atomic_file(args.output, binary=True) as file:
+            np.save(file, queens)
+    else:
+        with atomic_file(args.output) as file:
+            file.write(line)

@@ -1,0 +1,50 @@
+"""``nqueens estimate`` and ``nqueens profile``: the size of the backtrack tree, estimated
+from random probes or counted depth by depth."""
+import math
+
+from .. import _enumerating, _split, estimation
+from ..board import board_of
+from .stop import stop_if_signalled
+
+
+def print_estimate(args, out):
+    """``nqueens estimate``: the estimated count, its standard error and 95% interval (and
+    the exact count where it is known)."""
+    est = estimation.estimate_count(args.n, samples=args.samples, seed=args.seed,
+                                    n_threads=args.threads, progress=args.progress,
+                                    piece=args.piece, torus=args.torus)
+    stop_if_signalled()
+    low, high = est.interval(0.95)
+    if math.isfinite(est.relative_stderr):
+        spread = [f"stderr        {est.stderr:.3g} ({est.relative_stderr:.4%})",
+                  f"95% interval  {low:.7g} .. {high:.7g}"]
+    elif est.value == 0 and est.stderr == 0:  # a board without solutions: exact
+        spread = ["stderr        0 (every probe died: this board has no solutions)"]
+    else:  # every probe died, or strata of a single probe
+        spread = ["stderr        unknown (too few probes: give more --samples)"]
+    lines = [f"n             {args.n}",
+             f"estimate      {est.value:.7g}",
+             *spread,
+             f"samples       {est.samples}"]
+    if args.seed is not None:
+        lines.append(f"seed          {args.seed}")
+    exact = _enumerating.exact_total(args.n, board_of(args.piece, args.torus))
+    if exact is not None:
+        lines.append(f"exact         {exact} (OEIS A000170)")
+    out.write("\n".join(lines) + "\n")
+
+
+def print_profile(args, out):
+    """``nqueens profile``: the nodes of the backtrack tree at each depth, counted, or
+    estimated with ``--samples``."""
+    result = estimation.search_profile(args.n, samples=args.samples, seed=args.seed,
+                                       n_threads=args.threads, progress=args.progress,
+                                       piece=args.piece, torus=args.torus)
+    stop_if_signalled()
+    if args.samples is None:
+        out.write("depth nodes\n")
+        out.write("".join(f"{k} {nodes}\n" for k, nodes in enumerate(result.tolist())))
+        return
+    out.write("depth estimate stderr\n")
+    out.write("".join(f"{k} {value:.7g} {stderr:.3g}\n"
+                      for k, (value, stderr) in enumerate(zip(result.value, result.stderr))))

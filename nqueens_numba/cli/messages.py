@@ -1,0 +1,29 @@
+"""Messages of the command line in its own words: the API's keyword names replaced by the
+options that set them, and the package's warnings as one line on stderr."""
+import re
+import sys
+
+#: Keyword arguments of the API and the options that set them, for error messages.
+_OPTIONS = {"n_threads": "--threads", "prefix_depth": "--prefix-depth",
+            "checkpoint_every": "--checkpoint-every", "checkpoint=FILE": "--checkpoint FILE",
+            "checkpoint=": "--checkpoint ",
+            "max_steps": "--max-steps", "method=": "--method ", "limit must": "--limit must",
+            "seed must": "--seed must", "larger max_steps": "larger --max-steps",
+            "fundamental=True": "--fundamental", "timeout must": "--scheduler-timeout must",
+            "method='halving' or None": "--method halving or no --method",
+            "samples must": "--samples must", "seed applies": "--seed applies",
+            "give samples": "give --samples", "torus=True": "--torus",
+            "piece='superqueen'": "--piece superqueen"}
+
+
+def cli_names(message):
+    """``message`` with the API's keyword names replaced by the options that set them."""
+    pattern = "|".join(re.escape(name) for name in sorted(_OPTIONS, key=len, reverse=True))
+    return re.sub(r"\b(" + pattern + ")", lambda m: _OPTIONS[m.group(1)], message)
+
+
+def show_warning(message, category, filename, lineno, file=None, line=None):
+    """Warnings of the package as one line on stderr (``nqueens: ...``), with the options'
+    names (a ``warnings.showwarning``)."""
+    print(f"nqueens: {cli_names(str(message))}", file=sys.stderr if file is None else file,
+          flush=True)

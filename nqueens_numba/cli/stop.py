@@ -1,0 +1,100 @@
+"""Signals of the command line: SIGINT, SIGTERM and SIGHUP stop a run as Ctrl-C does.
+
+:func:`handle_signals` installs the handlers for one run of the command,
+:func:`stop_if_signalled` ends a run whose interruption was swallowed, and
+:func:`interrupted` closes an interrupted run with its message and exit status.
+"""
+import os
+import signal
+import sys
+import threading
+
+from .._files import remove_pending_temporaries, stop_writing
+
+#: The signal that ended the run, for the exit status (128 + its number; 130 for Ctrl-C).
+ended_by = {}
+
+
+def handle_signals():
+    """Make SIGINT, SIGTERM and SIGHUP end the run like Ctrl-C does, until restored.
+
+    The files being written are then cleaned up; a second signal ends the process at once.
+    A signal the process was started to ignore (``nohup``, ``&`` in a script) stays ignored.
+    Handlers are installed only in the main thread.
+
+    Returns
+    -------
+    callable
+        Restores the previous handlers and ``sys.unraisablehook`` (for callers of
+        :func:`nqueens_numba.cli.main`).
+    """
+    handlers = {}
+    ended_by.clear()
+    stop_writing(False)
+    if threading.current_thread() is threading.main_thread():
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+            if hasattr(signal, name) and signal.getsignal(getattr(signal, name)) \
+                    is not signal.SIG_IGN:
+                handlers[name] = signal.signal(getattr(signal, name), _terminate)
+    unraisable = sys.unraisablehook
+    sys.unraisablehook = _quiet_stop(unraisable)
+
+    def restore():
+        for name, handler in handlers.items():
+            signal.signal(getattr(signal, name), handler)
+        sys.unraisablehook = unraisable
+        stop_writing(False)
+    return restore
+
+
+def _quiet_stop(hook):
+    """``sys.unraisablehook`` that says nothing of the interruption a signal's handler raised
+    where Python cannot pass it on (a finaliser, a weak reference's callback): the run stops
+    all the same (``stop_writing``, :func:`stop_if_signalled`). Anything else goes to
+    ``hook``."""
+    def quiet(unraisable):
+        if not (issubclass(unraisable.exc_type, KeyboardInterrupt) and "signal" in ended_by):
+            hook(unraisable)
+    return quiet
+
+
+def stop_if_signalled():
+    """Raise ``KeyboardInterrupt`` if a signal came that did not stop the work (numba or
+    llvmlite can swallow the exception the handler raises, inside a finaliser): the
+    interrupted run then ends as interrupted rather than with its result."""
+    if "signal" in ended_by:
+        raise KeyboardInterrupt
+
+
+def _terminate(signum, frame):
+    """Stop on a signal as on Ctrl-C: a ``KeyboardInterrupt``, whose handling removes the
+    files being written and saves a checkpoint. A second signal while stopping (a count
+    waits for its running subproblems) ends the process at once, with the temporary files
+    being written removed and the last saved checkpoint kept."""
+    if "signal" in ended_by:
+        remove_pending_temporaries()
+        os._exit(128 + signum)
+    ended_by["signal"] = signum
+    stop_writing()  # no output file put in place, should the interruption be swallowed
+    raise KeyboardInterrupt  # :func:`interrupted` names the signal
+
+
+def interrupted(exc):
+    """Say on stderr that the run was interrupted, and by which signal.
+
+    Parameters
+    ----------
+    exc : KeyboardInterrupt
+        The interruption; its text, if any, is the message.
+
+    Returns
+    -------
+    int
+        The exit status: 128 + the signal's number (130 for Ctrl-C). The signal stays
+        recorded, so that a later one ends the process at once.
+    """
+    signum = ended_by.get("signal", signal.SIGINT)
+    said = "interrupted" if signum == signal.SIGINT else \
+        f"terminated by {signal.Signals(signum).name}"
+    print(f"nqueens: {str(exc) or said}", file=sys.stderr)
+    return 128 + signum

@@ -1,0 +1,131 @@
+"""Boards as text: LeetCode 51 rows of ``'Q'`` and ``'.'``, plain-text files, printed boards."""
+import numpy as np
+
+from ._common import as_placements
+
+__all__ = ["format_board", "to_boards", "format_text"]
+
+#: Largest board printed as text (``n`` lines of ``n`` characters); larger ones print their
+#: placement array.
+TEXT_MAX_N = 64
+
+
+def board_rows(arr):
+    """Character rows of a ``(k, n)`` placement array: ``(k, n)`` array of ``bytes``."""
+    k, n = arr.shape
+    grid = np.full((k, n, n), ord("."), dtype=np.uint8)
+    if k and n:
+        grid[np.arange(k)[:, None], np.arange(n)[None, :], arr] = ord("Q")
+    return grid.view(f"S{max(n, 1)}").reshape(k, n) if n else np.empty((k, 0), dtype="S1")
+
+
+def _as_strings(arr):
+    """The boards of a ``(k, n)`` placement array as ``k`` lists of ``n`` strings."""
+    return [[row.decode() for row in board] for board in board_rows(arr)]
+
+
+def format_board(queens):
+    """One solution as rows of ``'Q'`` and ``'.'`` (the LeetCode 51 format).
+
+    Parameters
+    ----------
+    queens : array_like of int, shape (n,)
+        ``queens[row] == column``.
+
+    Returns
+    -------
+    list of str
+        ``n`` strings of length ``n``; row ``r`` has its ``'Q'`` at index ``queens[r]``.
+
+    Raises
+    ------
+    TypeError
+        If ``queens`` does not hold integers.
+    ValueError
+        If ``queens`` is not one-dimensional or a column lies outside ``0..n-1``.
+
+    See Also
+    --------
+    to_boards : the same for a set of solutions.
+
+    Examples
+    --------
+    >>> format_board([1, 3, 0, 2])
+    ['.Q..', '...Q', 'Q...', '..Q.']
+    """
+    return _as_strings(as_placements(queens, 1)[None, :])[0]
+
+
+def to_boards(solutions):
+    """A set of solutions as LeetCode 51 boards.
+
+    Parameters
+    ----------
+    solutions : array_like of int, shape (n_solutions, n)
+        One solution per row, ``solutions[k, row] == column``.
+
+    Returns
+    -------
+    list of list of str
+        ``n_solutions`` boards, each as returned by :func:`format_board`.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`format_board`, for a two-dimensional ``solutions``.
+
+    See Also
+    --------
+    format_board, format_text
+
+    Examples
+    --------
+    >>> to_boards([[1, 3, 0, 2], [2, 0, 3, 1]])
+    [['.Q..', '...Q', 'Q...', '..Q.'], ['..Q.', 'Q...', '...Q', '.Q..']]
+    """
+    return _as_strings(as_placements(solutions, 2))
+
+
+def format_text(solutions):
+    """A set of solutions as plain text: ``n`` lines per board, a blank line after each.
+
+    Parameters
+    ----------
+    solutions : array_like of int, shape (n_solutions, n)
+
+    Returns
+    -------
+    str
+        Rows of ``'.'`` and ``'Q'`` without trailing spaces; empty when there are no solutions.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`to_boards`, whose boards it joins line by line.
+
+    See Also
+    --------
+    to_boards : the same boards as lists of strings.
+
+    Examples
+    --------
+    >>> print(format_text([[1, 3, 0, 2]]), end="")
+    .Q..
+    ...Q
+    Q...
+    ..Q.
+    <BLANKLINE>
+    """
+    rows = board_rows(as_placements(solutions, 2))
+    return "".join(b"".join(row + b"\n" for row in board).decode() + "\n" for board in rows)
+
+
+def text_board(queens):
+    """A placement (``(n,)`` int64, -1 for an empty row) as text: ``n`` rows of ``.``/``Q``
+    up to ``TEXT_MAX_N``, else a summary."""
+    n = len(queens)
+    if n > TEXT_MAX_N:
+        return f"(n = {n}: too large to print as a board) queens = {np.array2string(queens, threshold=20)}"
+    rows = board_rows(np.maximum(queens, 0)[None, :])[0]
+    rows[queens < 0] = b"." * n
+    return "\n".join(row.decode() for row in rows)
