@@ -27,7 +27,7 @@ def most_solutions(n, constraints=None):
 def exact_total(n, board=QUEEN, constraints=None):
     """The total count known without a search: OEIS A000170 for plain queens without
     constraints (``n <= 27``); else ``None``."""
-    return _split.known_total(n) if board.plain and constraints is None else None
+    return board.known_total(n) if constraints is None else None
 
 
 def is_endless(n, board=QUEEN, constraints=None):

@@ -113,15 +113,15 @@ class Tracker:
         def check(index, settled, pieces):
             found = loaded[index] = []
             for level, partial, stack in pieces:
-                piece = job.piece(index)
+                saved = job.piece(index)
                 if level > job.max_level:
                     return "a saved stack is no position of its search"
-                piece.level[0] = level
-                piece.partial[:] = partial
-                piece.stack[:level + 1] = stack
-                if not job.check_piece(self.split.states[index], piece):
+                saved.level[0] = level
+                saved.partial[:] = partial
+                saved.stack[:level + 1] = stack
+                if not job.check_piece(self.split.states[index], saved):
                     return "a saved stack is no position of its search"
-                found.append(piece)
+                found.append(saved)
             if pieces_overlap(found):
                 return "its saved searches overlap"
             if any(sum(int(p.partial[k]) for p in found) + int(settled[k]) > 2**62
@@ -170,26 +170,26 @@ class Tracker:
                 if self.checkpoint is not None:
                     self.checkpoint.record(index, self.results[index])
 
-    def report(self, indices, key, counts, done, piece):
+    def report(self, indices, key, counts, done, search):
         """Record one kernel call (or Dask task) on subproblems ``indices`` in order: the
-        first from piece ``key`` (``None``: not started before), ``counts[:done]`` their
-        results; when ``done < len(indices)``, ``piece`` is the cursor on
-        ``indices[done]``. Returns the key of the piece in progress after it, or ``None``."""
+        first from search ``key`` (``None``: not started before), ``counts[:done]`` their
+        results; when ``done < len(indices)``, ``search`` is the cursor on
+        ``indices[done]``. Returns the key of the search in progress after it, or ``None``."""
         with self.lock:
             if done:
                 first = 0
-                if key is not None:  # the piece being continued is finished
+                if key is not None:  # the search being continued is finished
                     self.finish_piece(key, counts[0])
                     key, first = None, 1
                 if done > first:
                     self.finish(indices[first:done], counts[first:done])
             if done < len(indices):
-                piece.index = int(indices[done])
-                if piece.started:
+                search.index = int(indices[done])
+                if search.started:
                     if key is None:
-                        key = self.add(piece)
+                        key = self.add(search)
                     else:
-                        self.update(key, piece)
+                        self.update(key, search)
             return key
 
     def _in_progress(self):
@@ -426,26 +426,26 @@ def _count_worker(split, tracker, work, budget):
             if work_item is None:
                 return
             if key is None:  # subproblems to start
-                indices, piece = work_item, job.piece(work_item[0])
-            else:  # a piece to continue
-                indices, piece = np.array([work_item.index]), work_item
-            _count_pieces(split, job, tracker, work, budget, indices, key, piece)
+                indices, search = work_item, job.piece(work_item[0])
+            else:  # a search to continue
+                indices, search = np.array([work_item.index]), work_item
+            _count_pieces(split, job, tracker, work, budget, indices, key, search)
     except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
         work.stop(exc)
 
 
-def _count_pieces(split, job, tracker, work, budget, indices, key, piece):
-    """Run subproblems ``indices`` in order, the first one from ``piece`` (of key ``key``,
+def _count_pieces(split, job, tracker, work, budget, indices, key, search):
+    """Run subproblems ``indices`` in order, the first one from ``search`` (of key ``key``,
     or not started), one kernel call of ``budget`` steps at a time; after each call report
     to the tracker, stop if the count stops, and share work with idle threads."""
     states = np.ascontiguousarray(split.states[indices])  # copied once; views below
     pos = 0
     while pos < len(indices) and not work.stopped:
         start = time.perf_counter()
-        counts, done = job.run(states[pos:len(indices)], piece, budget)
+        counts, done = job.run(states[pos:len(indices)], search, budget)
         if done:
             work.measured(time.perf_counter() - start, done)
-        key = tracker.report(indices[pos:], key, counts, done, piece)
+        key = tracker.report(indices[pos:], key, counts, done, search)
         pos += done
         if pos == len(indices):
             break
@@ -454,11 +454,11 @@ def _count_pieces(split, job, tracker, work, budget, indices, key, piece):
             if len(rest):  # subproblems not started: give them back
                 indices = indices[:pos + 1]
                 work.give(fresh=rest)
-            elif piece.started:  # split the search in progress
+            elif search.started:  # split the search in progress
                 with tracker.lock:
-                    new = piece.split()
+                    new = search.split()
                     if new is not None:
-                        tracker.update(key, piece)
+                        tracker.update(key, search)
                         entry = (tracker.add(new), new)
                 if new is not None:
                     work.give(entry)

@@ -84,7 +84,7 @@ def choose_method(n, method, fundamental, constraints, board=QUEEN):
         return "halving"
     if method is None:
         auto = "symmetric" if (fundamental or n >= config.SYMMETRIC_MIN_N) else "halving"
-        return auto if auto in board.methods else board.methods[0]
+        return board.method_for(auto)
     return method
 
 
@@ -146,9 +146,9 @@ def split_target(n, n_threads, board=QUEEN):
     """Subproblems a count of ``n`` should have: enough per thread, small enough each (a
     variant's: as many per thread; they have far fewer solutions than the queens the sizes
     are measured on)."""
-    total = known_total(n) if board.tabulated else 0
+    total = board.known_total(n)
     per = config.SOLUTIONS_PER_SUBPROBLEM
-    by_size = config.MAX_SUBPROBLEMS if total is None else -(-total // per)
+    by_size = board.untabulated_subproblems if total is None else -(-total // per)
     return min(max(config.TASKS_PER_THREAD * n_threads, by_size), config.MAX_SUBPROBLEMS)
 
 
@@ -526,8 +526,8 @@ class CountPlan:
 
 #: The engine that answers a plain count of each small board without a split (when the plan
 #: may take a shortcut): ``"breadth"`` (:func:`is_breadth`), ``"small"`` (:func:`is_small`).
-_SHORTCUTS = {n: "breadth" if is_breadth(n) else "small"
-              for n in range(config.MAX_N + 1) if is_breadth(n) or is_small(n)}
+_SHORTCUTS = {QUEEN: {n: "breadth" if is_breadth(n) else "small"
+                     for n in range(config.MAX_N + 1) if is_breadth(n) or is_small(n)}}
 
 
 def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
@@ -568,17 +568,17 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     board.check_combination(constraints, method, fundamental, prefix_depth)
     method = choose_method(n, method, fundamental, constraints, board)
     plan = dict(n=n, board=board, result=result, method=method, constraints=constraints,
-                known=known_total(n) if board.tabulated else None)
+                known=board.known_total(n))
     shortcuts = shortcuts and prefix_depth is None and checkpoint is None
     if n == 0 or (n in board.unsolvable and checkpoint is None):
         return CountPlan(engine="answer", answer=int(n == 0), **plan)
     if result == "first_row":  # mirror halving, then copied, on the plain board only
         plan.update(method="halving")
-        if board.plain and is_breadth(n):
+        if _SHORTCUTS.get(board, {}).get(n) == "breadth":
             return CountPlan(engine="breadth", **plan)
         split = count_split(n, "halving", n_threads, halving=board.plain, board=board)
         return CountPlan(engine="split", split=split, **plan)
-    shortcut = _SHORTCUTS.get(n) if shortcuts and board.plain else None
+    shortcut = _SHORTCUTS.get(board, {}).get(n) if shortcuts else None
     if shortcut == "breadth" or (shortcut == "small" and result == "total"):
         return CountPlan(engine=shortcut if result == "total" else "orbits", **plan)
     if prefix_depth is not None:

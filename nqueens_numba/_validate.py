@@ -12,7 +12,7 @@ import numpy as np
 
 from . import config
 
-__all__ = ["PIECES", "integer", "flag", "flags", "board", "in_range", "seconds", "positive_number", "board_order", "threads",
+__all__ = ["integer", "flag", "flags", "choice", "in_range", "seconds", "positive_number", "board_order", "threads",
            "limit", "max_bytes", "result_size", "integer_array", "placement_dtype", "max_threads"]
 
 
@@ -44,26 +44,16 @@ def flag(value, name):
     return flags(**{name: value})[0]
 
 
-#: The pieces of ``piece=``: the queen, and the superqueen (a queen that also moves as a knight).
-PIECES = ("queen", "superqueen")
-
-
-def board(piece, torus):
-    """Validate the board of ``piece=`` and ``torus=``; return ``(piece, torus)``.
-
-    ``TypeError`` for a ``piece`` that is not a string or a ``torus`` that is not a bool;
-    ``ValueError`` for another piece, or for toroidal superqueens (their knight moves would
-    wrap across the first and last rows too, which the row-by-row search does not see)."""
-    if not isinstance(piece, str):
-        raise TypeError(f"piece must be a string, one of {', '.join(map(repr, PIECES))}; got "
-                        f"{type(piece).__name__}")
-    if piece not in PIECES:
-        raise ValueError(f"piece must be one of {', '.join(map(repr, PIECES))}, got {piece!r}")
-    torus = flag(torus, "torus")
-    if torus and piece == "superqueen":
-        raise ValueError("piece='superqueen' cannot be combined with torus=True: toroidal "
-                         "superqueens are not supported")
-    return piece, torus
+def choice(value, name, allowed):
+    """Validate a string option: one of ``allowed``. ``TypeError`` for a value that is not a
+    string, ``ValueError`` naming the choices for another one."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string, one of {', '.join(map(repr, allowed))}; got "
+                        f"{type(value).__name__}")
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got "
+                         f"{value!r}")
+    return str(value)
 
 
 def in_range(value, name, low, high=None, what=None):

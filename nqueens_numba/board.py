@@ -6,14 +6,15 @@ flag, the names used in messages, checkpoints and cost tables, which boards have
 solution, what combines with what, and the attack rules in NumPy (:meth:`Board.attacked`,
 :meth:`Board.is_solution`) and in Python integers (:meth:`Board.down`,
 :meth:`Board.near`, for checking a saved search). Nothing else in the package asks which
-board it is: it asks the board.
+board it is: it asks the board. :class:`Board` holds the plain queen's rules; the
+toroidal board and the superqueens' override the rules that differ.
 """
 import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from . import _kernels, _validate
+from . import _kernels, _validate, config
 
 __all__ = ["Board", "QUEEN", "TOROIDAL", "SUPERQUEEN", "board_of"]
 
@@ -47,6 +48,10 @@ class Board:
     unsolvable : frozenset of int
         The orders ``0 <= n <= 63`` known to have no solution without a search
         (:meth:`has_no_solutions`).
+    untabulated_subproblems : int
+        Subproblems a count's split aims at when the total is not tabulated (plain queens
+        past n = 27: as many as allowed; the variants, which have far fewer solutions than
+        the queens the sizes are measured on: none beyond the per-thread share).
     counted : str or None
         How its count weighs the solutions it finds, when not one by one: toroidal queens
         are counted ``"by least steps"`` (see ``count_solutions``), which checkpoints
@@ -60,19 +65,32 @@ class Board:
     keywords: str = ""
     methods: tuple = ("halving", "symmetric")
     classified_by_search: bool = True
-    tabulated: bool = True
     counted: str = None
     plain: bool = False
     unsolvable: frozenset = frozenset()
+    untabulated_subproblems: int = 0
 
     def __reduce__(self):  # one object per board, in every process
         return board_of, (self.piece, self.torus)
 
     def has_no_solutions(self, n):
-        """Whether the board of order ``n`` is known to have no solution without a search
-        (``n in``:attr:`unsolvable`, or for larger ``n`` the same rule): toroidal queens
-        exist exactly when ``gcd(n, 6) == 1``, or ``n <= 1`` (Polya, 1921)."""
-        return self.torus and n > 1 and math.gcd(n, 6) != 1
+        """Whether the board of order ``n`` (any size) is known to have no solution without
+        a search."""
+        return False
+
+    def require_solutions(self, n):
+        """Raise ``ValueError`` when the board of order ``n`` has no solution
+        (:meth:`has_no_solutions`), saying why."""
+
+    def known_total(self, n):
+        """The total count when tabulated: OEIS A000170 for plain queens, ``n <= 27``;
+        else ``None``."""
+        return None
+
+    def method_for(self, method):
+        """The counting method this board uses for ``method`` (the board's only method
+        when it has one)."""
+        return method if method in self.methods else self.methods[0]
 
     def check_combination(self, constraints=None, method=None, fundamental=False,
                           prefix_depth=None):
@@ -81,31 +99,26 @@ class Board:
         :class:`~nqueens_numba.constraints.Constraints` or ``None``), nor a ``method`` it
         has no search for; the fundamental count of a board whose solutions are
         classified by enumeration takes no ``prefix_depth``."""
-        if self.plain:
-            return
+        what = self.keywords[2:]
         if constraints is not None:
-            raise ValueError(f"{self.keywords[2:]} cannot be combined with pre-placed queens "
-                             f"or blocked squares")
+            raise ValueError(f"{what} cannot be combined with pre-placed queens or blocked "
+                             f"squares")
         if method is not None and method not in self.methods:
-            raise ValueError(f"{self.keywords[2:]} cannot be combined with method={method!r} "
-                             f"(use method={self.methods[0]!r} or None)")
+            raise ValueError(f"{what} cannot be combined with method={method!r} (use "
+                             f"method={self.methods[0]!r} or None)")
         if fundamental and not self.classified_by_search and prefix_depth is not None:
-            raise ValueError(f"prefix_depth does not apply to fundamental=True with "
-                             f"{self.keywords[2:]}: the solutions are classified by "
-                             f"enumeration")
+            raise ValueError(f"prefix_depth does not apply to fundamental=True with {what}: "
+                             f"the solutions are classified by enumeration")
 
     def first_columns(self, n):
-        """How many first-row columns, from column 0, a search by symmetry starts from: 1
-        on the torus (the column shifts give the others), else the left half and the
-        middle column (the mirror gives the right half)."""
-        return 1 if self.torus else (n + 1) // 2
+        """How many first-row columns, from column 0, a search by symmetry starts from: the
+        left half and the middle column (the mirror gives the right half)."""
+        return (n + 1) // 2
 
     def first_weights(self, n, states):
-        """What each prefix of :meth:`first_columns` stands for: ``(n_states,)`` int64,
-        ``n`` on the torus (its column shifts), else 2 for a first-row queen in the left
-        half (its mirror image) and 1 in the middle column."""
-        if self.torus:
-            return np.full(len(states), n, dtype=np.int64)
+        """What each prefix of :meth:`first_columns` stands for: ``(n_states,)`` int64, 2
+        for a first-row queen in the left half (its mirror image) and 1 in the middle
+        column."""
         return np.where(2 * states[:, 3] < n - 1, 2, 1).astype(np.int64)
 
     def attacked(self, queens):
@@ -122,14 +135,11 @@ class Board:
         cols = queens[rows]
         r = np.arange(n)[:, None]
         c = np.arange(n)[None, :]
-        wrap = n if self.torus else 4 * n + 1  # (differences never reach 4n + 1)
+        wrap = self._wrap(n)
         hit = np.zeros((n, n), dtype=bool)
         for qr, qc in zip(rows.tolist(), cols.tolist()):
             hit |= ((r == qr) | (c == qc) | ((r - c - qr + qc) % wrap == 0)
-                    | ((r + c - qr - qc) % wrap == 0))
-            if self.piece == "superqueen":
-                dr, dc = np.abs(r - qr), np.abs(c - qc)
-                hit |= ((dr == 1) & (dc == 2)) | ((dr == 2) & (dc == 1))
+                    | ((r + c - qr - qc) % wrap == 0) | self._knight_hits(r, c, qr, qc))
         hit[rows, cols] = False
         return hit
 
@@ -139,47 +149,110 @@ class Board:
         the torus) or, for superqueens, a knight's move apart. O(n)."""
         n = len(cols)
         rows = np.arange(n, dtype=cols.dtype)
-        lines = (cols, cols + rows, cols - rows + (n - 1))
-        if self.torus:
-            lines = (cols, (cols + rows) % n, (cols - rows) % n)
-        for line in lines:
-            seen = np.zeros(2 * n - 1, dtype=bool)
+        wrap = self._wrap(n)
+        for line in (cols, (cols + rows) % wrap, (cols - rows) % wrap):
+            seen = np.zeros(wrap, dtype=bool)
             seen[line] = True
             if np.count_nonzero(seen) != n:
                 return False
-        if self.piece == "superqueen":  # knight moves: two columns apart in the next row,
-            if np.any(np.abs(np.diff(cols)) == 2) or np.any(np.abs(cols[2:] - cols[:-2]) == 1):
-                return False  # one in the row after
-        return True
+        return not self._knights_meet(cols)
 
     def down(self, n, cols, diag, anti, bit):
         """``[cols, diag, anti]`` of the next row once a queen stands on ``bit`` (Python
-        ints), as the kernels compute them (their shifts wrap to ``int64``; on the torus
-        the diagonals rotate within ``n`` bits)."""
-        d, a = diag | bit, anti | bit
-        if self.torus:
-            full = (1 << n) - 1
-            return [cols | bit, ((d << 1) | (d >> (n - 1))) & full,
-                    ((a >> 1) | (a << (n - 1))) & full]
-        return [cols | bit, _int64(d << 1), _int64(a >> 1)]
+        ints), as the kernels compute them (their shifts wrap to ``int64``)."""
+        return [cols | bit, _int64((diag | bit) << 1), _int64((anti | bit) >> 1)]
 
     def steps_near(self, n, least, bit):
-        """The squares of the next row closer than the least step ``least`` (the second-row
-        queen's column) to the queen on ``bit``, in the count by least steps
-        (:attr:`counted`): those outside the columns ``least .. n - least`` turned round
-        the torus to ``bit``'s column; 0 on the other boards (Python ints)."""
-        if not self.counted:
-            return 0
+        """The squares of the next row that the count by least steps (:attr:`counted`)
+        excludes near the queen on ``bit``: none but on the torus (Python ints)."""
+        return 0
+
+    def near(self, one, two):
+        """The squares of a row that the queens on bitboards ``one`` (the row above) and
+        ``two`` (two rows above) attack as knights: none but for superqueens (Python
+        ints)."""
+        return 0
+
+    def _wrap(self, n):
+        """The modulus of the diagonals' numbers: ``2 n``, which no difference of two
+        squares' diagonals reaches (no wrapping)."""
+        return 2 * max(n, 1)
+
+    def _knight_hits(self, r, c, qr, qc):
+        """The squares a knight on ``(qr, qc)`` attacks, as a bool array of ``r``, ``c``."""
+        return False
+
+    def _knights_meet(self, cols):
+        """Whether two queens of ``cols`` are a knight's move apart."""
+        return False
+
+
+@dataclass(frozen=True, eq=False)
+class _PlainBoard(Board):
+    """The plain queens' board: totals from OEIS A000170, and everything combines."""
+
+    def check_combination(self, constraints=None, method=None, fundamental=False,
+                          prefix_depth=None):
+        return None
+
+    def known_total(self, n):
+        return config.A000170[n] if n < len(config.A000170) else None
+
+
+@dataclass(frozen=True, eq=False)
+class _Torus(Board):
+    """Toroidal queens: the diagonals wrap around the board's edges."""
+
+    def has_no_solutions(self, n):
+        """Toroidal queens exist exactly when ``gcd(n, 6) == 1``, or ``n <= 1`` (Polya,
+        1921)."""
+        return n > 1 and math.gcd(n, 6) != 1
+
+    def require_solutions(self, n):
+        if self.has_no_solutions(n):
+            raise ValueError(f"the toroidal {n}-queens problem has no solution: it has one "
+                             f"exactly when gcd(n, 6) == 1 (n = 1, 5, 7, 11, 13, ...)")
+
+    def first_columns(self, n):
+        """Column 0 alone: the column shifts give the others."""
+        return 1
+
+    def first_weights(self, n, states):
+        """``n`` each: the column shifts of the first-row queen in column 0."""
+        return np.full(len(states), n, dtype=np.int64)
+
+    def down(self, n, cols, diag, anti, bit):
+        full = (1 << n) - 1
+        d, a = diag | bit, anti | bit
+        return [cols | bit, ((d << 1) | (d >> (n - 1))) & full,
+                ((a >> 1) | (a << (n - 1))) & full]
+
+    def steps_near(self, n, least, bit):
+        """Those outside the columns ``least .. n - least`` turned round the torus to
+        ``bit``'s column: closer than the least step ``least`` (the second-row queen's
+        column)."""
         band = ((1 << (n - least + 1)) - 1) & ~((1 << least) - 1)
         t = bit.bit_length() - 1
         return ~((band << t) | (band >> (n - t))) & ((1 << n) - 1)
 
+    def _wrap(self, n):
+        return max(n, 1)
+
+
+@dataclass(frozen=True, eq=False)
+class _Superqueen(Board):
+    """Superqueens: queens that also move as knights."""
+
     def near(self, one, two):
-        """The squares of a row that the queens on bitboards ``one`` (the row above) and
-        ``two`` (two rows above) attack as knights: 0 but for superqueens (Python ints)."""
-        if self.piece != "superqueen":
-            return 0
         return (one << 2) | (one >> 2) | (two << 1) | (two >> 1)
+
+    def _knight_hits(self, r, c, qr, qc):
+        dr, dc = np.abs(r - qr), np.abs(c - qc)
+        return ((dr == 1) & (dc == 2)) | ((dr == 2) & (dc == 1))
+
+    def _knights_meet(self, cols):
+        # two columns apart in the next row, one in the row after
+        return bool(np.any(np.abs(np.diff(cols)) == 2) or np.any(np.abs(cols[2:] - cols[:-2]) == 1))
 
 
 def _int64(value):
@@ -188,18 +261,36 @@ def _int64(value):
 
 
 #: The boards, by ``(piece, torus)``.
-QUEEN = Board("queen", False, 0, plain=True)
-TOROIDAL = Board("queen", True, _kernels.TORUS, "torus", ", torus=True", ("halving",),
-                 classified_by_search=False, tabulated=False, counted="by least steps",
-                 unsolvable=frozenset(n for n in range(2, 64) if math.gcd(n, 6) != 1))
-SUPERQUEEN = Board("superqueen", False, _kernels.KNIGHT, "superqueen",
-                   ", piece='superqueen'", tabulated=False)
+QUEEN = _PlainBoard("queen", False, 0, plain=True,
+                    untabulated_subproblems=config.MAX_SUBPROBLEMS)
+TOROIDAL = _Torus("queen", True, _kernels.TORUS, "torus", ", torus=True", ("halving",),
+                  classified_by_search=False, counted="by least steps",
+                  unsolvable=frozenset(n for n in range(2, 64) if math.gcd(n, 6) != 1))
+SUPERQUEEN = _Superqueen("superqueen", False, _kernels.KNIGHT, "superqueen",
+                         ", piece='superqueen'")
 _BOARDS = {(b.piece, b.torus): b for b in (QUEEN, TOROIDAL, SUPERQUEEN)}
+#: The same, by the exact types of the arguments too: the common calls need no checks.
+_EXACT = {(str, b.piece, bool, b.torus): b for b in (QUEEN, TOROIDAL, SUPERQUEEN)}
 
 
 def board_of(piece="queen", torus=False):
-    """The :class:`Board` of ``piece=`` and ``torus=`` (validated:
-    :func:`nqueens_numba._validate.board`)."""
-    if piece == "queen" and torus is False:  # the default, at no cost
-        return QUEEN
-    return _BOARDS[_validate.board(piece, torus)]
+    """The :class:`Board` of ``piece=`` and ``torus=``.
+
+    ``TypeError`` for a ``piece`` that is not a string or a ``torus`` that is not a bool;
+    ``ValueError`` for another piece, or for toroidal superqueens (their knight moves would
+    wrap across the first and last rows too, which the row-by-row search does not see).
+    """
+    return _EXACT.get((type(piece), piece, type(torus), torus)) or _checked(piece, torus)
+
+
+def _checked(piece, torus):
+    key = (_validate.choice(piece, "piece", PIECES), _validate.flag(torus, "torus"))
+    try:
+        return _BOARDS[key]
+    except KeyError:
+        raise ValueError("piece='superqueen' cannot be combined with torus=True: toroidal "
+                         "superqueens are not supported") from None
+
+
+#: The pieces of ``piece=``: the queen, and the superqueen (a queen that also moves as a knight).
+PIECES = ("queen", "superqueen")

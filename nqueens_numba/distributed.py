@@ -223,12 +223,12 @@ def _run_batches(client, split, tracker, n_batches, threads):
 
     job = split.job
     seconds = config.DASK_TASK_SECONDS
-    tasks = {}  # future: (indices, key of the piece in progress on indices[0])
+    tasks = {}  # future: (indices, key of the search in progress on indices[0])
     running = as_completed()
 
-    def submit(indices, piece, key):
+    def submit(indices, search, key):
         future = client.submit(_advance, job, np.ascontiguousarray(split.states[indices]),
-                               piece, seconds, pure=False)
+                               search, seconds, pure=False)
         tasks[future] = (indices, key)
         running.add(future)
 
@@ -236,26 +236,26 @@ def _run_batches(client, split, tracker, n_batches, threads):
     for batch in np.array_split(pending, max(1, min(n_batches, len(pending)))):
         if len(batch):
             submit(batch, job.piece(batch[0]), None)
-    for key, piece in tracker.resumed:  # searches in progress that a checkpoint saved
-        submit(np.array([piece.index]), piece, key)
+    for key, search in tracker.resumed:  # searches in progress that a checkpoint saved
+        submit(np.array([search.index]), search, key)
     try:
         for future in running:
             indices, key = tasks.pop(future)
-            counts, done, piece = future.result()
-            key = tracker.report(indices, key, counts, done, piece)
+            counts, done, search = future.result()
+            key = tracker.report(indices, key, counts, done, search)
             rest = indices[done:]
             if len(rest):
                 if len(tasks) + 1 < threads:  # idle threads: cut this batch in two
                     if len(rest) > 1:
                         submit(rest[1:], job.piece(rest[1]), None)
                         rest = rest[:1]
-                    elif piece.started:
+                    elif search.started:
                         with tracker.lock:
-                            new = piece.split()
+                            new = search.split()
                             if new is not None:
-                                tracker.update(key, piece)
+                                tracker.update(key, search)
                                 submit(rest, new, tracker.add(new))
-                submit(rest, piece, key)
+                submit(rest, search, key)
             tracker.tick()
     except KeyboardInterrupt:
         client.cancel(list(tasks))

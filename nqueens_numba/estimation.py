@@ -234,8 +234,7 @@ def _stratified(plan, sums, squares):
     # solutions of a board known to have none (the torus of gcd(n, 6) > 1).
     if plan.n >= 4:
         unknown = value == 0
-        if plan.board.has_no_solutions(plan.n):
-            unknown[-1] = False
+        unknown[-1] &= not plan.board.has_no_solutions(plan.n)
         stderr[unknown] = np.nan
     return value, stderr
 

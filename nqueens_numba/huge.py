@@ -108,9 +108,7 @@ def construct(n, *, torus=False):
 
 def _construct_torus(n, dtype, board):
     """The toroidal solution ``queens[r] = 2 r mod n`` (Polya, 1921)."""
-    if board.has_no_solutions(n):
-        raise ValueError(f"the toroidal {n}-queens problem has no solution: it has one "
-                         f"exactly when gcd(n, 6) == 1 (n = 1, 5, 7, 11, 13, ...)")
+    board.require_solutions(n)
     return ((2 * np.arange(n, dtype=np.int64)) % max(n, 1)).astype(dtype)
 
 

@@ -46,17 +46,22 @@ def _steps():
         ("estimates", lambda: estimate_count(13, samples=1000, seed=0, n_threads=1)),
         ("sampled profiles", lambda: search_profile(13, samples=1000, seed=0, n_threads=1)),
         ("profiles", lambda: search_profile(13, n_threads=1)),
-        # the variants' boards: each variant entry point compiles both boards' searches
-        ("toroidal and superqueen counts", lambda: count_solutions(13, torus=True,
-                                                                   n_threads=1)),
+        # the variants' boards: each board's kernels are compiled for it alone
+        ("toroidal counts", lambda: count_solutions(13, torus=True, n_threads=1)),
+        ("superqueen counts", lambda: count_solutions(13, piece="superqueen",
+                                                      method="halving", n_threads=1)),
         ("superqueen counts by symmetry", lambda: count_solutions(13, piece="superqueen",
                                                                   n_threads=1)),
-        ("toroidal and superqueen solutions", lambda: solve(11, torus=True, n_threads=1)),
-        ("toroidal and superqueen estimates", lambda: search_profile(
+        ("toroidal solutions", lambda: solve(11, torus=True, n_threads=1)),
+        ("superqueen solutions", lambda: solve(11, piece="superqueen", n_threads=1)),
+        ("toroidal estimates", lambda: search_profile(
             13, torus=True, samples=1000, seed=0, n_threads=1)),
-        ("toroidal and superqueen profiles", lambda: search_profile(13, torus=True,
-                                                                    n_threads=1)),
-        ("toroidal and superqueen traces", lambda: trace(5, torus=True)),
+        ("superqueen estimates", lambda: search_profile(
+            13, piece="superqueen", samples=1000, seed=0, n_threads=1)),
+        ("toroidal profiles", lambda: search_profile(13, torus=True, n_threads=1)),
+        ("superqueen profiles", lambda: search_profile(13, piece="superqueen", n_threads=1)),
+        ("toroidal traces", lambda: trace(5, torus=True)),
+        ("superqueen traces", lambda: trace(5, piece="superqueen")),
     ]
 
 

@@ -106,7 +106,8 @@ def _chunks(n, chunk_size, n_threads, cons=None, progress=False, board=QUEEN):
         yield np.empty((1, 0), dtype=np.int8)
         return
     allow = None if cons is None else cons.allow
-    if _enumerating.how_to_solve(n, board, cons, None, progress) == "small":  # nothing to compile
+    how = _enumerating.how_to_solve(n, board, cons, None, progress)
+    if how == "small":  # nothing to compile
         sols = _breadth.solutions(n, allow)
         for start in range(0, len(sols), chunk_size):
             yield sols[start:start + chunk_size].copy()
@@ -237,7 +238,8 @@ def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_thre
     cons = check_constraints(n, preplaced, blocked)
     board = board_of(piece, torus)
     total = _enumerating.exact_total(n, board, cons)
-    if format == "npy" and total is None and not _enumerating.is_endless(n, board, cons):
+    endless = _enumerating.is_endless(n, board, cons)
+    if format == "npy" and total is None and not endless:
         with _progress.compiling_notice(progress, "stream"):
             total = counting.count_solutions(n, n_threads=n_threads, preplaced=preplaced,
                                              blocked=blocked, piece=piece, torus=torus)

@@ -4,6 +4,7 @@ import argparse
 
 from .. import _split, _validate, config, export, huge
 from .._version import __version__
+from ..board import PIECES
 from . import values
 
 
@@ -42,7 +43,7 @@ def build_parser():
     )
     board = argparse.ArgumentParser(add_help=False)
     board.add_argument(
-        "--piece", choices=_validate.PIECES, default="queen",
+        "--piece", choices=PIECES, default="queen",
         help="the piece: queen, or superqueen (a queen that also moves as a knight; "
         "OEIS A051223) (default: queen)",
     )

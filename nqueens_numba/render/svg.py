@@ -221,7 +221,8 @@ class BoardGrid:
         n = self.solutions.shape[1]
         self.cell = auto_cell(n, GRID_BOARD_PIXELS) if cell is None else check_cell(cell)
         self.attacks = _validate.flag(attacks, "attacks")
-        self.piece, self.torus = _validate.board(piece, torus)
+        board = board_of(piece, torus)
+        self.piece, self.torus = board.piece, board.torus
         self.orbit_sizes = (None if orbit_sizes is None
                             else _validate.integer_array(orbit_sizes))
         if orbit_sizes is not None and self.orbit_sizes is None:
