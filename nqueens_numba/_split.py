@@ -552,8 +552,8 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     checkpoint : str, optional
         A count to resume: its split's depth is the file's.
     shortcuts : bool
-        Whether the count may be answered without a split (the automatic method, no
-        progress bar, checkpoint or prefix depth).
+        Whether the count may be answered without a split (no progress bar); only with
+        the automatic method, no checkpoint and no prefix depth.
 
     Raises
     ------
@@ -569,7 +569,7 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     method = choose_method(n, method, fundamental, constraints, board)
     plan = dict(n=n, board=board, result=result, method=method, constraints=constraints,
                 known=board.known_total(n))
-    shortcuts = shortcuts and prefix_depth is None and checkpoint is None
+    shortcuts = shortcuts and method is None and prefix_depth is None and checkpoint is None
     if n == 0 or (n in board.unsolvable and checkpoint is None):
         return CountPlan(engine="answer", answer=int(n == 0), **plan)
     if result == "first_row":  # mirror halving, then copied, on the plain board only

@@ -81,7 +81,7 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     blocked : array_like of bool, shape (n, n), optional
         True on the squares no queen may stand on.
 
-        With ``preplaced`` or ``blocked`` the kernel ``_count_allowed_states`` runs (each
+        With ``preplaced`` or ``blocked`` the count with allowed squares runs (each
         row limited to its allowed squares); mirror halving is used when the constraints look
         the same in a left-right mirror, and the symmetric method (and ``fundamental``) does
         not apply.
@@ -156,7 +156,7 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
       inverse of that number; the rare leaves fixed by ``rot180`` (orbits of 4 and 2) are
       compared with their images. One pass gives the orbits by size, hence the fundamental
       count and the total. About 38% of the halving search's time.
-    * Toroidal queens, by least steps (kernel ``_count_variant_batch``): the column shifts,
+    * Toroidal queens, by least steps (the torus's own count kernel): the column shifts,
       the row shifts and the mirror ``c -> -c`` map solutions to solutions. The first-row
       queen stands in column 0 (times ``n``); the *steps* ``d_i = q_{i+1} - q_i mod n``
       between rows (cyclically) are rotated by a row shift and negated by the mirror, so

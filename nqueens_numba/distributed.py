@@ -86,8 +86,8 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
 
     The split of the local count (see :func:`nqueens_numba.count_solutions`) is built here,
     its subproblems shuffled and cut into about ``tasks_per_worker`` batches per worker
-    thread; each batch runs the compiled kernel (``_count_symmetric_states``,
-    ``_count_states`` or, with constraints, ``_count_allowed_states``) as a Dask task. Give
+    thread; each batch runs the split's compiled counting kernel (the symmetric search,
+    mirror halving, or the count with allowed squares) as a Dask task. Give
     each worker as many threads as it has cores (``dask worker --nthreads``): every task is
     one thread.
 
@@ -120,7 +120,7 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
         are counted.
     piece, torus : optional
         The board, as in :func:`nqueens_numba.count_solutions`: superqueens or toroidal
-        queens (kernels ``_count_symmetric_variant_run``, ``_count_variant_batch``; the
+        queens (each board's own counting kernels; the
         toroidal fundamental count runs locally).
 
     Returns

@@ -162,7 +162,7 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
     piece : {"queen", "superqueen"}, optional
     torus : bool, optional
         The board, as in :func:`count_solutions`: superqueens or toroidal queens (counted
-        first, to size the result, then enumerated by the kernel ``_fill_variant_rows``).
+        first, to size the result, then enumerated by the board's own kernel).
         Not with ``preplaced`` or ``blocked``.
 
     Returns

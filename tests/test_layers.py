@@ -142,3 +142,44 @@ def test_the_checks_catch_a_bad_module(tmp_path, monkeypatch):
     assert ("api", ()) in found  # a later layer
     assert ("counting", ("_orbits",)) in found  # a private name
     assert ("_split", ("_grow",)) in found  # a private attribute
+
+
+#: Names that a test on the board's variant mentions.
+VARIANT_NAMES = {"variant", "torus", "piece", "board", "TORUS", "KNIGHT", "STEPS"}
+
+
+def variant_branches(path):
+    """The ``if``/``while``/conditional-expression tests (and comprehension filters) of a
+    module that name the board's variant: ``[line, ...]``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tests = [node.test] if isinstance(node, (ast.If, ast.While, ast.IfExp)) else []
+        tests += node.ifs if isinstance(node, ast.comprehension) else []
+        for test in tests:
+            names = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
+            names |= {n.attr for n in ast.walk(test) if isinstance(n, ast.Attribute)}
+            if names & VARIANT_NAMES:
+                found.append(test.lineno)
+    return found
+
+
+def test_the_variant_is_decided_in_few_places():
+    """Outside the kernels, the board's variant is branched on in at most three modules and
+    twenty places: the Board answers the rest (a new board touches its class and the
+    kernel table, not every layer)."""
+    sites = {name: variant_branches(path) for name, path in modules().items()
+             if not name.startswith("_kernels")}
+    sites = {name: lines for name, lines in sites.items() if lines}
+    assert len(sites) <= 3 and sum(map(len, sites.values())) <= 20, sites
+
+
+@pytest.mark.parametrize("name", sorted(LAYER))
+def test_modules_have_one_job_and_stay_short(name):
+    assert len(modules()[name].read_text(encoding="utf-8").splitlines()) <= 600
+
+
+def test_the_variant_guard_sees_branches(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("x = 1 if torus else 2\nif board.plain:\n    pass\n"
+                   "y = [p for p in range(3) if piece]\nif n:\n    pass\n")
+    assert sorted(variant_branches(bad)) == [1, 2, 4]

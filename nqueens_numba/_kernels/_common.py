@@ -46,7 +46,7 @@ JIT = dict(cache=True, nogil=True)
 JIT_INLINE = dict(JIT, inline="always")
 
 #: Rows just above the tail whose returns a count's work budget leaves uncounted: a *step*
-#: of the resumable counts is a return to a row above them (``bitboard._count_cursor``).
+#: of the resumable counts is a return to a row above them (``count._count_cursor``).
 _STEP_ROWS = 2
 
 

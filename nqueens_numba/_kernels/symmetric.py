@@ -121,7 +121,7 @@ def _orbit_size_if_representative(n, queens, inverse):
 
 @njit(**JIT)
 def _count_symmetric_state(n, depth, state, acc, work, stack, level, budget, variant):
-    """Add the leaves below one symmetric state to ``acc`` (see ``_count_symmetric_states``),
+    """Add the leaves below one symmetric state to ``acc`` (see ``_count_symmetric_run_of``),
     for about ``budget`` steps; returns the steps taken.
 
     Requires ``n - TAIL_ROWS > depth >= 2``; ``acc`` is an ``int64`` array of length 10:
@@ -394,7 +394,7 @@ def _count_symmetric_run_of(n, states, depth, stack, level, partial, work, budge
     on the board of ``variant`` (a literal: 0, or ``KNIGHT``).
 
     Requires ``n - TAIL_ROWS > depth >= 2``; ``states``: ``(k, 3 + depth)`` int64. Each
-    state's results are 6 counts (see ``_count_symmetric_states``). If ``level[0] >= 0`` on
+    state's results are 6 counts (see ``_split.SYMMETRIC_RESULTS``). If ``level[0] >= 0`` on
     entry, ``states[0]`` is in progress: its cursor is ``stack``/``level`` (see
     ``_count_symmetric_state``) and its results so far ``partial``, ``(6,)`` int64. Returns
     ``(counts, n_done)``: ``counts``, shape ``(k, 6)``, int64, holds the results of the
