@@ -54,13 +54,13 @@ _FAMILY = {
         "_IMAGE_COMPLEMENT", "_IMAGE_INVERSE", "_IMAGE_REVERSE", "_count_symmetric_knight_run",
         "_count_symmetric_run", "_symmetric_allow", "_symmetric_knight_prefixes",
         "_symmetric_prefixes"], "symmetric"),
-    **dict.fromkeys(["TRACE_PLACE", "TRACE_REMOVE", "TRACE_SOLUTION", "_trace_knight_search",
+    **dict.fromkeys(["_trace_knight_search",
                      "_trace_search", "_trace_torus_search"], "trace"),
 }
 
-#: The kernel of each job, by the board's flag (0: plain queens, ``TORUS``, ``KNIGHT``) and
-#: whether the rows have allowed squares of their own; jobs that do not depend on the board
-#: are listed under ``(0, False)``. The arguments of a job are the same on every board:
+#: The kernel of each job on each board (its flag: 0 for plain queens, ``TORUS``, ``KNIGHT``)
+#: and whether the rows have allowed squares of their own (``None``: no such kernel). The
+#: arguments of a job are the same on every board:
 #:
 #: ================  ==================================================================
 #: ``count``         ``(n, states, depth, allow, stack, level, partial, budget)``: the count
@@ -71,55 +71,44 @@ _FAMILY = {
 #: ``count_rows``    ``(n, row, cols, diag, anti, allow)``: the plainest count, no budget
 #: ``prefixes``      ``(n, depth, first_limit, allow, max_states)``: a split's prefixes
 #:                   (``count_prefixes``: those of the count, by least steps on the torus)
-#: ``symmetric_prefixes``  ``(n, low, high, target, max_states)``: the symmetric split's
+#: ``symmetric_prefixes``  ``(n, low, high, target, max_states)``: the symmetric split's,
+#:                   in one call
 #: ``fill``          ``(n, base, stack, queens, level, out, budget, allow)``: enumeration
 #: ``profile``       ``(n, states, depth, limit, weights, stack, level, below, out, budget)``
 #: ``probe``         ``(n, states, depth, tail, first, n_probes, base, extra, rng, sums,
 #:                   squares)``: random probes of an estimate
 #: ``trace``         ``(n, allow, events, stack)``: the search event by event
 #: ================  ==================================================================
+_BY_BOARD = {  # job: kernels of (queens, queens with allowed squares, torus, superqueens)
+    "count": ("_count_batch", "_count_allowed_batch", "_count_torus_batch",
+              "_count_knight_batch"),
+    "symmetric": ("_count_symmetric_run", None, None, "_count_symmetric_knight_run"),
+    "count_rows": ("_count_rows", "_count_rows", None, None),
+    "prefixes": ("_enumerate_prefixes", "_enumerate_prefixes", "_enumerate_torus_prefixes",
+                 "_enumerate_knight_prefixes"),
+    "count_prefixes": ("_enumerate_prefixes", "_enumerate_prefixes",
+                       "_enumerate_steps_prefixes", "_enumerate_knight_prefixes"),
+    "symmetric_prefixes": ("_symmetric_prefixes", None, None, "_symmetric_knight_prefixes"),
+    "fill": ("_fill_solutions", "_fill_rows", "_fill_torus_rows", "_fill_knight_rows"),
+    "profile": ("_profile_run", None, "_profile_torus_run", "_profile_knight_run"),
+    "probe": ("_probe_states", None, "_probe_torus_states", "_probe_knight_states"),
+    "trace": ("_trace_search", "_trace_search", "_trace_torus_search", "_trace_knight_search"),
+}
+#: Jobs whose kernel does not depend on the board.
+_ANY_BOARD = {"start_cursor": "_start_cursor", "mirror_rows": "_mirror_rows",
+              "symmetric_allow": "_symmetric_allow", "steps_weight": "_steps_weight",
+              "min_conflicts": "_min_conflicts"}
+#: The same, by ``(job, board flag, constrained)``.
 _ENTRIES = {
-    ("count", 0, False): "_count_batch",
-    ("count", 0, True): "_count_allowed_batch",
-    ("count", TORUS, False): "_count_torus_batch",
-    ("count", KNIGHT, False): "_count_knight_batch",
-    ("symmetric", 0, False): "_count_symmetric_run",
-    ("symmetric", KNIGHT, False): "_count_symmetric_knight_run",
-    ("count_rows", 0, False): "_count_rows",
-    ("count_rows", 0, True): "_count_rows",
-    ("prefixes", 0, False): "_enumerate_prefixes",
-    ("prefixes", 0, True): "_enumerate_prefixes",
-    ("prefixes", TORUS, False): "_enumerate_torus_prefixes",
-    ("prefixes", KNIGHT, False): "_enumerate_knight_prefixes",
-    ("count_prefixes", 0, False): "_enumerate_prefixes",
-    ("count_prefixes", 0, True): "_enumerate_prefixes",
-    ("count_prefixes", TORUS, False): "_enumerate_steps_prefixes",
-    ("count_prefixes", KNIGHT, False): "_enumerate_knight_prefixes",
-    ("symmetric_prefixes", 0, False): "_symmetric_prefixes",
-    ("symmetric_prefixes", KNIGHT, False): "_symmetric_knight_prefixes",
-    ("fill", 0, False): "_fill_solutions",
-    ("fill", 0, True): "_fill_rows",
-    ("fill", TORUS, False): "_fill_torus_rows",
-    ("fill", KNIGHT, False): "_fill_knight_rows",
-    ("profile", 0, False): "_profile_run",
-    ("profile", TORUS, False): "_profile_torus_run",
-    ("profile", KNIGHT, False): "_profile_knight_run",
-    ("probe", 0, False): "_probe_states",
-    ("probe", TORUS, False): "_probe_torus_states",
-    ("probe", KNIGHT, False): "_probe_knight_states",
-    ("trace", 0, False): "_trace_search",
-    ("trace", 0, True): "_trace_search",
-    ("trace", TORUS, False): "_trace_torus_search",
-    ("trace", KNIGHT, False): "_trace_knight_search",
-    ("start_cursor", 0, False): "_start_cursor",
-    ("mirror_rows", 0, False): "_mirror_rows",
-    ("symmetric_allow", 0, False): "_symmetric_allow",
-    ("steps_weight", 0, False): "_steps_weight",
-    ("min_conflicts", 0, False): "_min_conflicts",
+    **{(job, flag, constrained): name
+       for job, names in _BY_BOARD.items()
+       for (flag, constrained), name in zip([(0, False), (0, True), (TORUS, False),
+                                             (KNIGHT, False)], names) if name is not None},
+    **{(job, 0, False): name for job, name in _ANY_BOARD.items()},
 }
 
 __all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "cache_directory",
-           "cache_of", "entry", "images", "is_ours", "notice", "said_compiling", "trace_events"]
+           "cache_of", "entry", "images", "is_ours", "notice", "said_compiling"]
 
 #: Per thread: ``active`` while a caller's own notice (``_runner.compiling_notice``), which
 #: names the feature, is on; the process's first-compile line then stays quiet.
@@ -187,12 +176,6 @@ def entry(job, board=None, constrained=False):
         raise LookupError(f"no kernel for {key} (job, board flag, constrained)")
     value = globals().get(name)
     return value if value is not None else __getattr__(name)
-
-
-def trace_events():
-    """The kinds of a trace's events: ``(TRACE_PLACE, TRACE_REMOVE, TRACE_SOLUTION)``."""
-    return tuple(__getattr__(name) for name in ("TRACE_PLACE", "TRACE_REMOVE",
-                                                 "TRACE_SOLUTION"))
 
 
 def images():
