@@ -84,7 +84,7 @@ def choose_method(n, method, fundamental, constraints, board=QUEEN):
         return "halving"
     if method is None:
         auto = "symmetric" if (fundamental or n >= config.SYMMETRIC_MIN_N) else "halving"
-        return board.method_for(auto)
+        return board.method_of[auto]
     return method
 
 
@@ -146,7 +146,7 @@ def split_target(n, n_threads, board=QUEEN):
     """Subproblems a count of ``n`` should have: enough per thread, small enough each (a
     variant's: as many per thread; they have far fewer solutions than the queens the sizes
     are measured on)."""
-    total = board.known_total(n)
+    total = board.totals.get(n)
     per = config.SOLUTIONS_PER_SUBPROBLEM
     by_size = board.untabulated_subproblems if total is None else -(-total // per)
     return min(max(config.TASKS_PER_THREAD * n_threads, by_size), config.MAX_SUBPROBLEMS)
@@ -565,10 +565,11 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     fundamental = result in ("fundamental", "orbits")
     if method is not None:
         method = check_method(method)
-    board.check_combination(constraints, method, fundamental, prefix_depth)
+    if board.restricted:
+        board.check_combination(constraints, method, fundamental, prefix_depth)
     method = choose_method(n, method, fundamental, constraints, board)
     plan = dict(n=n, board=board, result=result, method=method, constraints=constraints,
-                known=board.known_total(n))
+                known=board.totals.get(n))
     shortcuts = shortcuts and method is None and prefix_depth is None and checkpoint is None
     if n == 0 or (n in board.unsolvable and checkpoint is None):
         return CountPlan(engine="answer", answer=int(n == 0), **plan)

@@ -10,7 +10,7 @@ board it is: it asks the board. :class:`Board` holds the plain queen's rules; th
 toroidal board and the superqueens' override the rules that differ.
 """
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -48,6 +48,14 @@ class Board:
     unsolvable : frozenset of int
         The orders ``0 <= n <= 63`` known to have no solution without a search
         (:meth:`has_no_solutions`).
+    totals : dict of int to int
+        The tabulated totals by ``n`` (OEIS A000170 for plain queens; none for the
+        variants).
+    restricted : bool
+        Whether some arguments do not combine with it (:meth:`check_combination`).
+    method_of : dict of str to str
+        The method it counts by for each method a count may choose (its only method when
+        it has one).
     untabulated_subproblems : int
         Subproblems a count's split aims at when the total is not tabulated (plain queens
         past n = 27: as many as allowed; the variants, which have far fewer solutions than
@@ -69,6 +77,13 @@ class Board:
     plain: bool = False
     unsolvable: frozenset = frozenset()
     untabulated_subproblems: int = 0
+    totals: dict = field(default_factory=dict)
+    restricted: bool = True
+    method_of: dict = field(init=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "method_of", {
+            m: m if m in self.methods else self.methods[0] for m in ("halving", "symmetric")})
 
     def __reduce__(self):  # one object per board, in every process
         return board_of, (self.piece, self.torus)
@@ -83,14 +98,9 @@ class Board:
         (:meth:`has_no_solutions`), saying why."""
 
     def known_total(self, n):
-        """The total count when tabulated: OEIS A000170 for plain queens, ``n <= 27``;
-        else ``None``."""
-        return None
-
-    def method_for(self, method):
-        """The counting method this board uses for ``method`` (the board's only method
-        when it has one)."""
-        return method if method in self.methods else self.methods[0]
+        """The total count when tabulated (:attr:`totals`): OEIS A000170 for plain
+        queens, ``n <= 27``; else ``None``."""
+        return self.totals.get(n)
 
     def check_combination(self, constraints=None, method=None, fundamental=False,
                           prefix_depth=None):
@@ -189,14 +199,11 @@ class Board:
 
 @dataclass(frozen=True, eq=False)
 class _PlainBoard(Board):
-    """The plain queens' board: totals from OEIS A000170, and everything combines."""
+    """The plain queens' board: everything combines with it."""
 
     def check_combination(self, constraints=None, method=None, fundamental=False,
                           prefix_depth=None):
         return None
-
-    def known_total(self, n):
-        return config.A000170[n] if n < len(config.A000170) else None
 
 
 @dataclass(frozen=True, eq=False)
@@ -262,7 +269,8 @@ def _int64(value):
 
 #: The boards, by ``(piece, torus)``.
 QUEEN = _PlainBoard("queen", False, 0, plain=True,
-                    untabulated_subproblems=config.MAX_SUBPROBLEMS)
+                    untabulated_subproblems=config.MAX_SUBPROBLEMS,
+                    totals=dict(enumerate(config.A000170)), restricted=False)
 TOROIDAL = _Torus("queen", True, _kernels.TORUS, "torus", ", torus=True", ("halving",),
                   classified_by_search=False, counted="by least steps",
                   unsolvable=frozenset(n for n in range(2, 64) if math.gcd(n, 6) != 1))
