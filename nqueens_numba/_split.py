@@ -563,6 +563,7 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
         record.
     """
     fundamental = result in ("fundamental", "orbits")
+    auto = method is None
     if method is not None:
         method = check_method(method)
     if board.restricted:
@@ -570,7 +571,7 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     method = choose_method(n, method, fundamental, constraints, board)
     plan = dict(n=n, board=board, result=result, method=method, constraints=constraints,
                 known=board.totals.get(n))
-    shortcuts = shortcuts and method is None and prefix_depth is None and checkpoint is None
+    shortcuts = shortcuts and auto and prefix_depth is None and checkpoint is None
     if n == 0 or (n in board.unsolvable and checkpoint is None):
         return CountPlan(engine="answer", answer=int(n == 0), **plan)
     if result == "first_row":  # mirror halving, then copied, on the plain board only
