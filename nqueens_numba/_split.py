@@ -10,8 +10,7 @@ run the split and never re-decide; :meth:`Split.total` adds the results up. The 
 take their subproblems from :func:`enumeration_split` and :func:`stream_split`. Nothing here
 searches but the kernels that enumerate prefixes.
 """
-import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 

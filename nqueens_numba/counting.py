@@ -12,7 +12,7 @@ from contextlib import nullcontext
 
 import numpy as np
 
-from . import _breadth, _kernels, _progress, _runner, _split, _validate, config, symmetry
+from . import _breadth, _docs, _kernels, _progress, _runner, _split, _validate, config, symmetry
 from .board import board_of
 from .checkpoint import CheckpointError
 from .constraints import check_constraints
@@ -363,17 +363,11 @@ def warn_if_long(plan, n_threads, checkpointed):
     warnings.warn(message, LongCountWarning, stacklevel=4)
 
 
+@_docs.fill
 def symmetry_classes(n, *, n_threads=None, piece="queen", torus=False):
     """Number of fundamental solutions by the size of their D4 orbit.
 
-    Parameters
-    ----------
-    n : int
-        Board order, ``0 <= n <= 63``.
-    n_threads : int, optional
-        As in :func:`count_solutions`.
-    piece : {"queen", "superqueen"}, optional
-    torus : bool, optional
+    %(count_parameters)s
         The board, as in :func:`count_solutions` (superqueens by the symmetric search,
         toroidal queens by enumeration).
 
@@ -386,10 +380,7 @@ def symmetry_classes(n, *, n_threads=None, piece="queen", torus=False):
         trivial stabilizer; size 4 means symmetry under ``rot180`` only; size 2 under the
         quarter turns; size 1 only for ``n <= 1``.
 
-    Raises
-    ------
-    TypeError, ValueError
-        As :func:`count_solutions`.
+    %(count_raises)s
 
     See Also
     --------
@@ -411,17 +402,11 @@ def symmetry_classes(n, *, n_threads=None, piece="queen", torus=False):
     return {size: orbits[size] for size in (8, 4, 2, 1) if orbits.get(size)}
 
 
+@_docs.fill
 def first_row_counts(n, *, n_threads=None, piece="queen", torus=False):
     """Number of solutions with the queen of row 0 in each column.
 
-    Parameters
-    ----------
-    n : int
-        Board order, ``0 <= n <= 63``.
-    n_threads : int, optional
-        As in :func:`count_solutions`.
-    piece : {"queen", "superqueen"}, optional
-    torus : bool, optional
+    %(count_parameters)s
         The board, as in :func:`count_solutions` (on the torus every column has the same
         count, a column shift of the others: the total over ``n``).
 
@@ -431,10 +416,7 @@ def first_row_counts(n, *, n_threads=None, piece="queen", torus=False):
         ``counts[c]`` solutions have ``queens[0] == c``; ``counts.sum()`` is the total count
         for ``n >= 1``, and ``counts`` reads the same backwards (mirror symmetry).
 
-    Raises
-    ------
-    TypeError, ValueError
-        As :func:`count_solutions`.
+    %(count_raises)s
 
     See Also
     --------

@@ -6,8 +6,8 @@ first row is searched and the rest are mirror images.
 """
 import numpy as np
 
-from . import (_blocks, _breadth, _enumerating, _kernels, _pool, _progress, _runner, _split,
-               _validate, config, symmetry)
+from . import (_blocks, _breadth, _docs, _enumerating, _kernels, _pool, _progress, _runner,
+               _split, _validate, config, symmetry)
 from .board import QUEEN, board_of
 from .constraints import check_constraints
 from .render import to_boards
@@ -30,21 +30,12 @@ def _solve_all(n, n_threads, max_bytes, progress=False):
     out = np.empty((total, n), dtype=np.int8)
     split = _enumerating.enumeration_split(n, n_threads)
     mirrored = split.weights == 2
-    pos = 0
-    left_end = None  # rows before it have their first queen in the left half
     with _blocks.solutions_bar(progress, "solve", n, total) as bar:
-        for i, block in _blocks.ordered_blocks(n, split.states, split.depth, n_threads,
-                                               config.SOLVE_WINDOW_PER_THREAD):
-            if left_end is None and not mirrored[i]:
-                left_end = pos
-            if pos + len(block) > total:
-                raise RuntimeError(f"the enumeration of n={n} found more than {total} "
-                                   f"solutions")
-            out[pos : pos + len(block)] = block
-            pos += len(block)
-            bar.update(len(block))
-        if left_end is None:
-            left_end = pos
+        blocks = _blocks.ordered_blocks(n, split.states, split.depth, n_threads,
+                                        config.SOLVE_WINDOW_PER_THREAD)
+        pos, starts = _write_blocks(out, blocks, bar, f"the enumeration of n={n}")
+        # Rows before ``left_end`` have their first queen in the left half.
+        left_end = next((start for i, start in starts.items() if not mirrored[i]), pos)
         if pos + left_end != total:
             raise RuntimeError(f"the enumeration of n={n} found {pos + left_end} solutions, "
                                f"expected {total}")
@@ -59,6 +50,24 @@ def _solve_all(n, n_threads, max_bytes, progress=False):
     return out
 
 
+def _write_blocks(out, blocks, bar, what):
+    """Write the ``(index, block)`` pairs of ``blocks`` one after another into ``out``.
+
+    Returns the rows written and the row each block starts at, by index, in the order of
+    ``blocks``. More rows than ``out`` holds is a ``RuntimeError`` naming ``what``.
+    """
+    pos = 0
+    starts = {}
+    for i, block in blocks:
+        if pos + len(block) > len(out):
+            raise RuntimeError(f"{what} found more than {len(out)} solutions")
+        starts[i] = pos
+        out[pos : pos + len(block)] = block
+        pos += len(block)
+        bar.update(len(block))
+    return pos, starts
+
+
 def _solve_counted(n, n_threads, cons, max_bytes, progress=False, board=QUEEN):
     """The solutions satisfying ``cons`` (or of a variant's board), in lexicographic order:
     counted subproblem by subproblem first (to size the result), then enumerated in order
@@ -67,20 +76,13 @@ def _solve_counted(n, n_threads, cons, max_bytes, progress=False, board=QUEEN):
     count = split.total(_runner.run_split(split, n_threads))
     _validate.result_size(n, count, max_bytes, board.keywords)
     out = np.empty((count, n), dtype=np.int8)
-    pos = 0
     state = states[0] if len(states) else None
     allow = None if cons is None else cons.allow
     with _blocks.solutions_bar(progress, "solve", n, count, state, depth, allow,
                                board=board) as bar:
-        for _, block in _blocks.ordered_blocks(n, states, depth, n_threads,
-                                               config.SOLVE_WINDOW_PER_THREAD,
-                                               allow=allow, board=board):
-            if pos + len(block) > count:
-                raise RuntimeError(f"the constrained enumeration found more than {count} "
-                                   f"solutions")
-            out[pos:pos + len(block)] = block
-            pos += len(block)
-            bar.update(len(block))
+        blocks = _blocks.ordered_blocks(n, states, depth, n_threads,
+                                        config.SOLVE_WINDOW_PER_THREAD, allow=allow, board=board)
+        pos, _ = _write_blocks(out, blocks, bar, "the constrained enumeration")
     if pos != count:
         raise RuntimeError(f"the constrained enumeration found {pos} solutions, counted "
                            f"{count}")
@@ -137,6 +139,9 @@ def _solve_small(n, limit, cons, max_bytes):
 def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blocked=None,
           progress=False, piece="queen", torus=False):
     """All solutions of the n-queens problem, in lexicographic order.
+
+    Each row of the result is one solution, ``queens[row] == column``; with constraints or a
+    variant's board, the solutions of that problem.
 
     Parameters
     ----------
@@ -282,17 +287,11 @@ def boards(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blo
                            preplaced=preplaced, blocked=blocked, piece=piece, torus=torus))
 
 
+@_docs.fill
 def fundamental_solutions(n, *, n_threads=None, piece="queen", torus=False):
     """One solution per D4 orbit, its canonical form, in lexicographic order.
 
-    Parameters
-    ----------
-    n : int
-        Board order, ``0 <= n <= 63``.
-    n_threads : int, optional
-        As in :func:`solve`.
-    piece : {"queen", "superqueen"}, optional
-    torus : bool, optional
+    %(solve_parameters)s
         The board, as in :func:`count_solutions` (D4 maps the solutions of each to
         solutions).
 
@@ -324,6 +323,7 @@ def fundamental_solutions(n, *, n_threads=None, piece="queen", torus=False):
     References
     ----------
     .. [1] OEIS A002562, https://oeis.org/A002562
+    .. [2] OEIS A051224 (superqueens), https://oeis.org/A051224
 
     Examples
     --------

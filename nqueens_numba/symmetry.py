@@ -28,7 +28,7 @@ References
 """
 import numpy as np
 
-from . import _validate
+from . import _docs, _validate
 
 __all__ = [
     "D4",
@@ -194,22 +194,18 @@ def transform(queens, element):
     return out[0] if single else out
 
 
+@_docs.fill
 def images(queens):
     """All eight images of placements under D4, in the order of :data:`D4`.
 
-    Parameters
-    ----------
-    queens : array_like of int, shape (n,) or (k, n)
+    %(placements)s
 
     Returns
     -------
     numpy.ndarray, shape (8, n) or (k, 8, n)
         ``images(q)[..., j, :] == transform(q, D4[j])``; dtype as in :func:`transform`.
 
-    Raises
-    ------
-    TypeError, ValueError
-        As :func:`transform`.
+    %(placements_raise)s
     """
     batch, single = _check_placements(queens)
     out = _all_images(batch)
@@ -234,22 +230,18 @@ def _lex_less(a, b):
     return any_diff & (av < bv)
 
 
+@_docs.fill
 def stabilizer_order(queens):
     """Number of elements of D4 that map a placement to itself.
 
-    Parameters
-    ----------
-    queens : array_like of int, shape (n,) or (k, n)
+    %(placements)s
 
     Returns
     -------
     int or numpy.ndarray of int64, shape (k,)
         1, 2, 4 or 8; ``orbit_size * stabilizer_order == 8``.
 
-    Raises
-    ------
-    TypeError, ValueError
-        As :func:`transform`.
+    %(placements_raise)s
 
     Examples
     --------
@@ -261,12 +253,11 @@ def stabilizer_order(queens):
     return int(order[0]) if single else order
 
 
+@_docs.fill
 def orbit_size(queens):
     """Number of distinct images of a placement under D4: ``8 // stabilizer_order``.
 
-    Parameters
-    ----------
-    queens : array_like of int, shape (n,) or (k, n)
+    %(placements)s
 
     Returns
     -------
@@ -282,12 +273,11 @@ def orbit_size(queens):
     return 8 // order
 
 
+@_docs.fill
 def orbit(queens):
     """The distinct images of a placement under D4, sorted lexicographically.
 
-    Parameters
-    ----------
-    queens : array_like of int, shape (n,) or (k, n)
+    %(placements)s
 
     Returns
     -------
@@ -295,10 +285,7 @@ def orbit(queens):
         For one placement; for a batch, a list with one such array per placement. Same
         dtype as in :func:`transform`.
 
-    Raises
-    ------
-    TypeError, ValueError
-        As :func:`transform`.
+    %(placements_raise)s
 
     Examples
     --------
@@ -312,27 +299,21 @@ def orbit(queens):
     return out[0] if single else out
 
 
+@_docs.fill
 def canonical_form(queens):
     """The lexicographically smallest image of a placement under D4.
 
     Two placements are equivalent under D4 exactly when their canonical forms are equal;
     the fundamental solutions of the n-queens problem are the canonical forms.
 
-    Parameters
-    ----------
-    queens : array_like of int, shape (n,) or (k, n)
+    %(placements)s
 
     Returns
     -------
     numpy.ndarray
-        Same shape as ``queens``; the dtype of ``queens`` when it is an array, else the
-        package's dtype for placements (the smallest signed integer type that holds
-        ``n - 1``: int8 up to n = 128).
+        Same shape as ``queens``, and the dtype :func:`transform` gives.
 
-    Raises
-    ------
-    TypeError, ValueError
-        As :func:`transform`.
+    %(placements_raise)s
 
     Examples
     --------
@@ -349,21 +330,17 @@ def canonical_form(queens):
     return best[0] if single else best
 
 
+@_docs.fill
 def is_canonical(queens):
     """Whether a placement is its own canonical form (no image is lexicographically smaller).
 
-    Parameters
-    ----------
-    queens : array_like of int, shape (n,) or (k, n)
+    %(placements)s
 
     Returns
     -------
     bool or numpy.ndarray of bool, shape (k,)
 
-    Raises
-    ------
-    TypeError, ValueError
-        As :func:`transform`.
+    %(placements_raise)s
 
     Examples
     --------

@@ -15,7 +15,7 @@ PACKAGE = pathlib.Path(nqueens_numba.__file__).parent
 #: The layers, in dependency order: a module imports only modules of earlier layers.
 LAYERS = [
     ["config", "_version"],
-    ["_validate"],
+    ["_validate", "_docs"],
     ["_kernels._sizes"],
     ["_kernels._common"],
     ["_kernels.count", "_kernels.enumerate", "_kernels.local_search", "_kernels.trace"],

@@ -2,7 +2,7 @@
 from random probes or counted depth by depth."""
 import math
 
-from .. import _enumerating, _split, estimation
+from .. import _enumerating, estimation
 from ..board import board_of
 from .stop import stop_if_signalled
 

@@ -2,10 +2,13 @@
 statuses."""
 import argparse
 
-from .. import _split, _validate, config, export, huge
+from .. import _split, config, export, huge
 from .._version import __version__
 from ..board import PIECES
 from . import values
+
+#: The help of N for the commands that take any board order of the bitboard search.
+ANY_ORDER = f"board order, 0..{config.MAX_N}"
 
 
 def build_parser():
@@ -58,7 +61,7 @@ def build_parser():
     )
 
     count = _command(
-        sub, "count", [threads, constraints, board], f"board order, 0..{config.MAX_N}",
+        sub, "count", [threads, constraints, board], ANY_ORDER,
         help="print the total number of solutions (OEIS A000170)",
         description="Print the total number of solutions of the N-queens problem "
         "(OEIS A000170).",
@@ -113,7 +116,7 @@ def build_parser():
     )
 
     solve = _command(
-        sub, "solve", [threads, constraints, board], f"board order, 0..{config.MAX_N}",
+        sub, "solve", [threads, constraints, board], ANY_ORDER,
         help="print the solutions as boards",
         description="Print the solutions in lexicographic order. Text: N lines of '.' and "
         "'Q' per board and a blank line after each. JSON: the LeetCode 51 list of boards, "
