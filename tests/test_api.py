@@ -340,3 +340,48 @@ def test_small_counts_run_the_root_kernel(monkeypatch, n):
     for method in ("halving", "symmetric"):
         assert nq.count_solutions(n, method=method) == A000170[n]
     assert config.BREADTH_MAX_N > 0
+
+
+def _public_functions():
+    """Every public function of the package and of its public modules."""
+    import inspect
+
+    from nqueens_numba import symmetry
+    for module in (nq, symmetry):
+        for name in module.__all__:
+            value = getattr(module, name)
+            if inspect.isfunction(value):
+                yield f"{module.__name__}.{name}", value
+
+
+@pytest.mark.parametrize("name, function", list(_public_functions()))
+def test_docstring_sections_filled(name, function):
+    """Every shared docstring section is filled in, and the parameters it names are the
+    function's own."""
+    import inspect
+
+    doc = function.__doc__
+    assert doc and "%(" not in doc, name
+    parameters = inspect.signature(function).parameters
+    for line in doc.splitlines():
+        if line.startswith("    ") and " : " in line and not line.startswith("     "):
+            for given_name in line.split(" : ")[0].strip().split(", "):
+                if given_name.isidentifier() and given_name in ("n", "n_threads", "piece",
+                                                                 "torus", "queens"):
+                    assert given_name in parameters, (name, given_name)
+
+
+def test_fill_replaces_a_section_at_its_indent():
+    from nqueens_numba import _docs
+
+    def f(queens):
+        """Summary.
+
+        %(placements)s
+        """
+    _docs.fill(f)
+    assert "\n        Parameters\n        ----------\n        queens : array_like" in f.__doc__
+    with pytest.raises(KeyError):
+        def g():
+            """%(no such section)s"""
+        _docs.fill(g)

@@ -77,6 +77,64 @@ def _knight(variant, bit, above):
     return np.int64(0)
 
 
+@njit(**JIT_INLINE)
+def _push(stack, sp, free, cols, diag, anti):
+    """Save the registers of level ``sp`` (``free`` and the masks) in ``stack[sp]``, shape
+    ``(4,)`` int64, and return ``sp + 1``: one step down of every explicit-stack search."""
+    stack[sp, 0] = free
+    stack[sp, 1] = cols
+    stack[sp, 2] = diag
+    stack[sp, 3] = anti
+    return sp + 1
+
+
+@njit(**JIT_INLINE)
+def _registers(variant, stack, sp, first_above):
+    """The registers of level ``sp`` saved by ``_push``: ``(free, cols, diag, anti, above)``,
+    ``above`` being the queen of the row above level ``sp`` with ``KNIGHT`` (the difference of
+    two ``cols``; ``first_above`` at level 0), else 0. One step back up of every search."""
+    cols = stack[sp, 1]
+    above = np.int64(0)
+    if variant & KNIGHT:
+        above = cols & ~stack[sp - 1, 1] if sp > 0 else first_above
+    return stack[sp, 0], cols, stack[sp, 2], stack[sp, 3], above
+
+
+@njit(**JIT_INLINE)
+def _pop(variant, stack, sp, first_above):
+    """One step back up: ``(sp - 1, free, cols, diag, anti, above)``, the level above ``sp``
+    and its registers (``_registers``)."""
+    free, cols, diag, anti, above = _registers(variant, stack, sp - 1, first_above)
+    return sp - 1, free, cols, diag, anti, above
+
+
+@njit(**JIT_INLINE)
+def _lowest(free):
+    """``(bit, rest)``: the lowest square of the bitboard ``free`` and the others, the order
+    in which every search tries its squares."""
+    bit = free & -free
+    return bit, free ^ bit
+
+
+@njit(**JIT)
+def _save_stack(saved, stack, sp):
+    """Copy levels ``0 .. sp`` of ``stack`` into ``saved``, both ``(n + 1, 4)`` int64: the
+    resumable searches run on a copy of their cursor's stack in an array of their own, and
+    write it back (searching the argument itself made the count 4-8% slower; loops: slice
+    copies were slower)."""
+    for j in range(sp + 1):
+        for k in range(4):
+            saved[j, k] = stack[j, k]
+
+
+@njit(**JIT)
+def _save_cursor(saved, stack, sp, level):
+    """Write a resumable search's cursor back: levels ``0 .. sp`` of its ``stack`` into
+    ``saved`` and ``sp`` into ``level[0]`` (-1: the search is over)."""
+    _save_stack(saved, stack, sp)
+    level[0] = sp
+
+
 @njit(**JIT)
 def _steps_band(n, m):
     """The columns ``m .. n - m``: those at least ``m`` columns, either way round the torus,
@@ -189,3 +247,12 @@ def _count_allowed_tail(cols, diag, anti, allow0, allow1, allow2, allow3, tie0, 
                 n_two += side_tie & ((last & ends) != 0)
     return n_leaves, n_one, n_two
 
+
+@njit(**JIT_INLINE)
+def _count_tail(variant, n, full, cols, diag, anti, near, above):
+    """The leaves of ``_count_allowed_tail`` with every square allowed and no ties: the ways
+    to complete the last ``TAIL_ROWS`` (4) rows from the given masks (``near``, ``above``: as
+    there). The ties' sums are constants of the inlined loops, which the compiler drops."""
+    n_leaves, _, _ = _count_allowed_tail(cols, diag, anti, full, full, full, full, 0, 0, 0, 0,
+                                         variant, n, near, above)
+    return n_leaves

@@ -20,8 +20,15 @@ from ._common import (
     TAIL_ROWS,
     TORUS,
     _count_allowed_tail,
+    _count_tail,
     _down,
     _full_mask,
+    _lowest,
+    _pop,
+    _push,
+    _registers,
+    _save_cursor,
+    _save_stack,
     _knight,
     _prefix_knight,
     _steps_band,
@@ -29,32 +36,6 @@ from ._common import (
     _steps_weight,
     trailing_zeros,
 )
-
-
-@njit(**JIT_INLINE)
-def _count_tail(variant, n, full, cols, diag, anti, near, above):
-    """Number of ways to complete the last ``TAIL_ROWS`` (4) rows from the given masks
-    (``near``: the squares of the first tail row knights attack, and ``above``: the queen of
-    the row above the tail, with ``KNIGHT``; else 0)."""
-    count = np.int64(0)
-    f0 = ~(cols | diag | anti | near) & full
-    while f0 != 0:
-        b0 = f0 & -f0
-        f0 ^= b0
-        c0, d0, a0 = _down(variant, n, cols, diag, anti, b0)
-        f1 = ~(c0 | d0 | a0 | _knight(variant, b0, above)) & full
-        while f1 != 0:
-            b1 = f1 & -f1
-            f1 ^= b1
-            c1, d1, a1 = _down(variant, n, c0, d0, a0, b1)
-            f2 = ~(c1 | d1 | a1 | _knight(variant, b1, b0)) & full
-            while f2 != 0:
-                b2 = f2 & -f2
-                f2 ^= b2
-                c2, d2, a2 = _down(variant, n, c1, d1, a1, b2)
-                if (~(c2 | d2 | a2 | _knight(variant, b2, b1)) & full) != 0:
-                    count += 1
-    return count
 
 
 @njit(**JIT_INLINE)
@@ -114,10 +95,8 @@ def _start_count(n, state, depth, stack, level, allow, near):
     cols = state[0]
     diag = state[1]
     anti = state[2]
-    stack[0, 0] = ~(cols | diag | anti | near) & _full_mask(n) & allow[depth]
-    stack[0, 1] = cols
-    stack[0, 2] = diag
-    stack[0, 3] = anti
+    _push(stack, 0, ~(cols | diag | anti | near) & _full_mask(n) & allow[depth], cols, diag,
+          anti)
     level[0] = 0
 
 
@@ -157,26 +136,18 @@ def _count_cursor(n, row, stack, level, allow, constrained, variant, above, quee
     sp = level[0]
     saved = stack
     stack = np.empty((n + 1, 4), dtype=np.int64)
-    for j in range(sp + 1):  # (loops: slice copies here made the search slower)
-        for k in range(4):
-            stack[j, k] = saved[j, k]
-    free = stack[sp, 0]
-    cols = stack[sp, 1]
-    diag = stack[sp, 2]
-    anti = stack[sp, 3]
+    _save_stack(stack, saved, sp)
+    first_above = above  # the queen above level 0; deeper, the difference of two ``cols``
+    free, cols, diag, anti, above = _registers(variant, stack, sp, first_above)
     count = np.int64(0)
     left = np.int64(budget)
     shallow = top - _STEP_ROWS  # a return to a level above it is a step
-    first_above = above  # the queen above level 0; deeper, the difference of two ``cols``
-    if variant & KNIGHT and sp > 0:
-        above = stack[sp, 1] & ~stack[sp - 1, 1]
     if variant & STEPS:  # the queens of the levels above, from the stack
         for j in range(sp):
             queens[row + j] = trailing_zeros(stack[j + 1, 1] & ~stack[j, 1])
     while True:
         if free != 0:
-            bit = free & -free
-            free ^= bit
+            bit, free = _lowest(free)
             next_cols, next_diag, next_anti = _down(variant, n, cols, diag, anti, bit)
             near = _knight(variant, bit, above) | _steps_near(variant, n, band, bit)
             if variant & STEPS:
@@ -197,36 +168,18 @@ def _count_cursor(n, row, stack, level, allow, constrained, variant, above, quee
                 next_free = ~(next_cols | next_diag | next_anti | near) & (
                     allow[row + sp + 1] if constrained else full)
                 if next_free != 0:
-                    stack[sp, 0] = free
-                    stack[sp, 1] = cols
-                    stack[sp, 2] = diag
-                    stack[sp, 3] = anti
-                    sp += 1
-                    cols = next_cols
-                    diag = next_diag
-                    anti = next_anti
-                    free = next_free
-                    if variant & KNIGHT:
-                        above = bit
+                    sp = _push(stack, sp, free, cols, diag, anti)
+                    free, cols, diag, anti, above = next_free, next_cols, next_diag, next_anti, bit
         elif sp == 0:
             sp = -1
             break
         else:
-            sp -= 1
-            free = stack[sp, 0]
-            cols = stack[sp, 1]
-            diag = stack[sp, 2]
-            anti = stack[sp, 3]
-            if variant & KNIGHT:
-                above = cols & ~stack[sp - 1, 1] if sp > 0 else first_above
+            sp, free, cols, diag, anti, above = _pop(variant, stack, sp, first_above)
             if sp < shallow:
                 left -= 1
                 if left == 0:  # ``stack[sp]`` holds the registers: resume there
                     break
-    for j in range(sp + 1):
-        for k in range(4):
-            saved[j, k] = stack[j, k]
-    level[0] = sp
+    _save_cursor(saved, stack, sp, level)
     return count, budget - left
 
 
@@ -269,8 +222,7 @@ def _count_rows_of(n, row, cols, diag, anti, allow, variant, near, above, queens
     first_above = above
     while True:
         if free != 0:
-            bit = free & -free
-            free ^= bit
+            bit, free = _lowest(free)
             next_cols, next_diag, next_anti = _down(variant, n, cols, diag, anti, bit)
             next_free = ~(next_cols | next_diag | next_anti | _knight(variant, bit, above)
                           | _steps_near(variant, n, band, bit)) & allow[row + sp + 1]
@@ -286,27 +238,12 @@ def _count_rows_of(n, row, cols, diag, anti, allow, variant, near, above, queens
                     else:
                         count += 1
                 else:
-                    stack[sp, 0] = free
-                    stack[sp, 1] = cols
-                    stack[sp, 2] = diag
-                    stack[sp, 3] = anti
-                    sp += 1
-                    cols = next_cols
-                    diag = next_diag
-                    anti = next_anti
-                    free = next_free
-                    if variant & KNIGHT:
-                        above = bit
+                    sp = _push(stack, sp, free, cols, diag, anti)
+                    free, cols, diag, anti, above = next_free, next_cols, next_diag, next_anti, bit
         elif sp == 0:
             break
         else:
-            sp -= 1
-            free = stack[sp, 0]
-            cols = stack[sp, 1]
-            diag = stack[sp, 2]
-            anti = stack[sp, 3]
-            if variant & KNIGHT:
-                above = cols & ~stack[sp - 1, 1] if sp > 0 else first_above
+            sp, free, cols, diag, anti, above = _pop(variant, stack, sp, first_above)
     return count
 
 

@@ -21,6 +21,10 @@ from ._common import (
     _down,
     _full_mask,
     _knight,
+    _lowest,
+    _pop,
+    _push,
+    _registers,
     _steps_band,
     _steps_near,
     trailing_zeros,
@@ -74,10 +78,8 @@ def _prefixes_of(n, depth, first_limit, allow, max_states, variant):
     # Pass 0 counts the prefixes, pass 1 writes them.
     for write in range(2):
         n_found = 0
-        stack[0, 0] = full & allow[0] & ((np.int64(1) << np.int64(first_limit)) - 1)
-        stack[0, 1] = 0
-        stack[0, 2] = 0
-        stack[0, 3] = 0
+        first = full & allow[0] & ((np.int64(1) << np.int64(first_limit)) - 1)
+        _push(stack, 0, first, 0, 0, 0)
         d = 0
         while d >= 0:
             free = stack[d, 0]
@@ -113,10 +115,7 @@ def _prefixes_of(n, depth, first_limit, allow, max_states, variant):
                         return out, n_found  # too many: empty (see the docstring)
             else:
                 d += 1
-                stack[d, 0] = next_free
-                stack[d, 1] = cols
-                stack[d, 2] = diag
-                stack[d, 3] = anti
+                _push(stack, d, next_free, cols, diag, anti)
         if not write:
             out = np.empty((n_found, 3 + depth), dtype=np.int64)
     return out, n_found
@@ -137,10 +136,7 @@ def _start_cursor(n, state, depth, stack, queens, level):
     anti = state[2]
     for r in range(depth):
         queens[r] = state[3 + r]
-    stack[depth, 0] = ~(cols | diag | anti) & full
-    stack[depth, 1] = cols
-    stack[depth, 2] = diag
-    stack[depth, 3] = anti
+    _push(stack, depth, ~(cols | diag | anti) & full, cols, diag, anti)
     level[0] = depth
 
 
@@ -205,10 +201,7 @@ def _fill_solutions(n, base, stack, queens, level, out, budget, allow):
     d = level[0]
     if d < base or cap == 0:
         return 0
-    free = stack[d, 0]
-    cols = stack[d, 1]
-    diag = stack[d, 2]
-    anti = stack[d, 3]
+    free, cols, diag, anti, _ = _registers(0, stack, d, 0)
     top = n - TAIL_ROWS - 1  # the children of row ``top`` start the tail
     steps = 0
     while True:
@@ -219,29 +212,20 @@ def _fill_solutions(n, base, stack, queens, level, out, budget, allow):
                 if cap - written < TAIL_SOLUTIONS or steps >= budget:
                     break
                 steps += 1
-                bit = free & -free
-                free ^= bit
+                bit, free = _lowest(free)
                 queens[d] = trailing_zeros(bit)
                 written = _fill_tail(n, full, cols | bit, (diag | bit) << 1, (anti | bit) >> 1,
                                      queens, out, written)
             else:
-                bit = free & -free
-                free ^= bit
+                bit, free = _lowest(free)
                 next_cols = cols | bit
                 next_diag = (diag | bit) << 1
                 next_anti = (anti | bit) >> 1
                 queens[d] = trailing_zeros(bit)
                 next_free = ~(next_cols | next_diag | next_anti) & full
                 if next_free != 0:
-                    stack[d, 0] = free
-                    stack[d, 1] = cols
-                    stack[d, 2] = diag
-                    stack[d, 3] = anti
-                    d += 1
-                    cols = next_cols
-                    diag = next_diag
-                    anti = next_anti
-                    free = next_free
+                    d = _push(stack, d, free, cols, diag, anti)
+                    free, cols, diag, anti = next_free, next_cols, next_diag, next_anti
         elif d == base:
             d = base - 1
             break
@@ -249,16 +233,9 @@ def _fill_solutions(n, base, stack, queens, level, out, budget, allow):
             if steps >= budget:
                 break
             steps += 1
-            d -= 1
-            free = stack[d, 0]
-            cols = stack[d, 1]
-            diag = stack[d, 2]
-            anti = stack[d, 3]
+            d, free, cols, diag, anti, _ = _pop(0, stack, d, 0)
     if d >= base:
-        stack[d, 0] = free
-        stack[d, 1] = cols
-        stack[d, 2] = diag
-        stack[d, 3] = anti
+        _push(stack, d, free, cols, diag, anti)
     level[0] = d
     return written
 
@@ -304,8 +281,7 @@ def _fill_variant_rows_of(n, base, stack, queens, level, out, budget, allow, var
     if base == last:
         # The subproblem leaves only the last row: each free square is one solution.
         while free != 0 and written < cap:
-            bit = free & -free
-            free ^= bit
+            bit, free = _lowest(free)
             queens[last] = trailing_zeros(bit)
             for r in range(n):
                 out[written, r] = queens[r]
@@ -313,9 +289,7 @@ def _fill_variant_rows_of(n, base, stack, queens, level, out, budget, allow, var
         stack[d, 0] = free
         level[0] = d if free != 0 else base - 1
         return written
-    cols = stack[d, 1]
-    diag = stack[d, 2]
-    anti = stack[d, 3]
+    _, cols, diag, anti, _ = _registers(0, stack, d, 0)
     top = last - 1  # a child of row ``top`` completes a solution
     steps = 0
     while True:
@@ -323,8 +297,7 @@ def _fill_variant_rows_of(n, base, stack, queens, level, out, budget, allow, var
             if steps >= budget:
                 break
             steps += 1
-            bit = free & -free
-            free ^= bit
+            bit, free = _lowest(free)
             next_cols, next_diag, next_anti = _down(variant, n, cols, diag, anti, bit)
             above = np.int64(1) << np.int64(queens[d - 1]) if d >= 1 else np.int64(0)
             next_free = ~(next_cols | next_diag | next_anti | _knight(variant, bit, above)) \
@@ -339,29 +312,15 @@ def _fill_variant_rows_of(n, base, stack, queens, level, out, budget, allow, var
                     if written == cap:
                         break
                 else:
-                    stack[d, 0] = free
-                    stack[d, 1] = cols
-                    stack[d, 2] = diag
-                    stack[d, 3] = anti
-                    d += 1
-                    cols = next_cols
-                    diag = next_diag
-                    anti = next_anti
-                    free = next_free
+                    d = _push(stack, d, free, cols, diag, anti)
+                    free, cols, diag, anti = next_free, next_cols, next_diag, next_anti
         elif d == base:
             d = base - 1
             break
         else:
-            d -= 1
-            free = stack[d, 0]
-            cols = stack[d, 1]
-            diag = stack[d, 2]
-            anti = stack[d, 3]
+            d, free, cols, diag, anti, _ = _pop(0, stack, d, 0)
     if d >= base:
-        stack[d, 0] = free
-        stack[d, 1] = cols
-        stack[d, 2] = diag
-        stack[d, 3] = anti
+        _push(stack, d, free, cols, diag, anti)
     level[0] = d
     return written
 

@@ -14,8 +14,8 @@ import numpy as np
 from numba import njit
 
 from ._common import (JIT, JIT_INLINE, KNIGHT, TAIL_ROWS, TORUS, _down, _full_mask, _knight,
-                      _prefix_knight)
-from .count import _count_tail
+                      _count_tail, _lowest, _pop, _prefix_knight, _push,
+                      _registers)
 
 
 @njit(**JIT_INLINE)
@@ -40,10 +40,7 @@ def _profile_start(full, row, cols, diag, anti, near, above, stack, level):
     holds the registers ``(free, cols, diag, anti)`` of each level of the search below it;
     ``level``, ``(3,)`` int64, the level to resume (``level[0]``, -1 once the search is
     over), the node's depth (``level[1]``) and ``above`` (``level[2]``)."""
-    stack[0, 0] = ~(cols | diag | anti | near) & full
-    stack[0, 1] = cols
-    stack[0, 2] = diag
-    stack[0, 3] = anti
+    _push(stack, 0, ~(cols | diag | anti | near) & full, cols, diag, anti)
     level[0] = 0
     level[1] = row
     level[2] = above
@@ -65,17 +62,11 @@ def _profile_cursor(n, limit, stack, level, out, budget, variant):
     if row >= limit:
         level[0] = -1
         return np.int64(0)
-    free = stack[sp, 0]
-    cols = stack[sp, 1]
-    diag = stack[sp, 2]
-    anti = stack[sp, 3]
+    first_above = level[2]  # the queen above level 0; deeper, the difference of two ``cols``
+    free, cols, diag, anti, above = _registers(variant, stack, sp, first_above)
     left = np.int64(budget)
     last = limit - row - 1  # the level whose children are the last depth
     shallow = limit - row - _PROFILE_STEP_ROWS  # a child of a level below it is a step
-    first_above = level[2]  # the queen above level 0; deeper, the difference of two ``cols``
-    above = first_above
-    if variant & KNIGHT and sp > 0:
-        above = cols & ~stack[sp - 1, 1]
     while True:
         if free != 0:
             child = row + sp + 1
@@ -83,19 +74,13 @@ def _profile_cursor(n, limit, stack, level, out, budget, variant):
                 out[limit] += _popcount(free)
                 free = np.int64(0)
                 continue
-            bit = free & -free
-            free ^= bit
+            bit, free = _lowest(free)
             out[child] += 1
-            stack[sp, 0] = free
-            stack[sp, 1] = cols
-            stack[sp, 2] = diag
-            stack[sp, 3] = anti
-            sp += 1
+            sp = _push(stack, sp, free, cols, diag, anti)
             near = _knight(variant, bit, above)
             cols, diag, anti = _down(variant, n, cols, diag, anti, bit)
             free = ~(cols | diag | anti | near) & full
-            if variant & KNIGHT:
-                above = bit
+            above = bit
         elif sp == 0:
             break
         else:
@@ -105,12 +90,7 @@ def _profile_cursor(n, limit, stack, level, out, budget, variant):
                 if left == 0:  # budget spent: ``stack[sp]`` holds the registers of level sp
                     level[0] = sp
                     return np.int64(budget)
-            free = stack[sp, 0]
-            cols = stack[sp, 1]
-            diag = stack[sp, 2]
-            anti = stack[sp, 3]
-            if variant & KNIGHT:
-                above = cols & ~stack[sp - 1, 1] if sp > 0 else first_above
+            free, cols, diag, anti, above = _registers(variant, stack, sp, first_above)
     level[0] = -1
     return budget - left
 
@@ -202,8 +182,7 @@ def _count_below(n, full, row, cols, diag, anti, near, above, stack, variant):
     sp = 0
     while True:
         if free != 0:
-            bit = free & -free
-            free ^= bit
+            bit, free = _lowest(free)
             next_cols, next_diag, next_anti = _down(variant, n, cols, diag, anti, bit)
             next_near = _knight(variant, bit, above)
             if rows - sp - 1 == stop:  # the child has ``stop`` rows left: count them
@@ -213,27 +192,13 @@ def _count_below(n, full, row, cols, diag, anti, near, above, stack, variant):
                 elif (~(next_cols | next_diag | next_anti | next_near) & full) != 0:
                     count += 1
             else:
-                stack[sp, 0] = free
-                stack[sp, 1] = cols
-                stack[sp, 2] = diag
-                stack[sp, 3] = anti
-                sp += 1
-                cols = next_cols
-                diag = next_diag
-                anti = next_anti
-                free = ~(cols | diag | anti | next_near) & full
-                if variant & KNIGHT:
-                    above = bit
+                sp = _push(stack, sp, free, cols, diag, anti)
+                free = ~(next_cols | next_diag | next_anti | next_near) & full
+                cols, diag, anti, above = next_cols, next_diag, next_anti, bit
         elif sp == 0:
             break
         else:
-            sp -= 1
-            free = stack[sp, 0]
-            cols = stack[sp, 1]
-            diag = stack[sp, 2]
-            anti = stack[sp, 3]
-            if variant & KNIGHT:
-                above = cols & ~stack[sp - 1, 1] if sp > 0 else first_above
+            sp, free, cols, diag, anti, above = _pop(variant, stack, sp, first_above)
     return count
 
 

@@ -7,7 +7,8 @@ from numba import njit
 
 from .enumerate import _prefixes_of
 from ._common import (_STEP_ROWS, JIT, KNIGHT, TAIL_ROWS, _count_allowed_tail, _down,
-                      _full_mask, _knight, _prefix_knight, trailing_zeros)
+                      _full_mask, _knight, _lowest, _pop, _prefix_knight, _push,
+                      _registers, _save_cursor, _save_stack, trailing_zeros)
 
 # The symmetric search visits the placements of a set ``X`` that meets every D4 orbit of
 # solutions. The distance of an edge queen from the nearest corner along its edge is
@@ -217,42 +218,24 @@ def _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_
     sp = level[0]
     saved = stack  # searched on a local copy, as in ``_count_cursor``
     stack = np.empty((n + 1, 4), dtype=np.int64)
-    for j in range(sp + 1):
-        for k in range(4):
-            stack[j, k] = saved[j, k]
-    free = stack[sp, 0]
-    cols = stack[sp, 1]
-    diag = stack[sp, 2]
-    anti = stack[sp, 3]
+    _save_stack(stack, saved, sp)
+    _, first_above = _prefix_knight(variant, state, depth)  # the queen above level 0
+    free, cols, diag, anti, above = _registers(variant, stack, sp, first_above)
     allow_next = allow[depth + sp + 1]  # squares of the row below the current level
     left = np.int64(budget)
     shallow = tail_level - _STEP_ROWS  # a return to a level above it is a step
-    _, first_above = _prefix_knight(variant, state, depth)  # the queen above level 0
-    above = first_above
-    if variant & KNIGHT and sp > 0:
-        above = cols & ~stack[sp - 1, 1]
     while True:
         if free != 0:
-            bit = free & -free
-            free ^= bit
+            bit, free = _lowest(free)
             next_cols, next_diag, next_anti = _down(variant, n, cols, diag, anti, bit)
             near = _knight(variant, bit, above)
             if sp != tail_level:
                 next_free = ~(next_cols | next_diag | next_anti | near) & (
                     allow_next if masked else full)
                 if next_free != 0:
-                    stack[sp, 0] = free
-                    stack[sp, 1] = cols
-                    stack[sp, 2] = diag
-                    stack[sp, 3] = anti
-                    sp += 1
+                    sp = _push(stack, sp, free, cols, diag, anti)
                     allow_next = allow[depth + sp + 1]
-                    cols = next_cols
-                    diag = next_diag
-                    anti = next_anti
-                    free = next_free
-                    if variant & KNIGHT:
-                        above = bit
+                    free, cols, diag, anti, above = next_free, next_cols, next_diag, next_anti, bit
             else:
                 if masked:
                     n_leaves, n_one, n_two = _count_allowed_tail(
@@ -290,22 +273,13 @@ def _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_
             sp = -1
             break
         else:
-            sp -= 1
+            sp, free, cols, diag, anti, above = _pop(variant, stack, sp, first_above)
             allow_next = allow[depth + sp + 1]
-            free = stack[sp, 0]
-            cols = stack[sp, 1]
-            diag = stack[sp, 2]
-            anti = stack[sp, 3]
-            if variant & KNIGHT:
-                above = cols & ~stack[sp - 1, 1] if sp > 0 else first_above
             if sp < shallow:
                 left -= 1
                 if left == 0:  # ``stack[sp]`` holds the registers: resume there
                     break
-    for j in range(sp + 1):
-        for k in range(4):
-            saved[j, k] = stack[j, k]
-    level[0] = sp
+    _save_cursor(saved, stack, sp, level)
     return budget - left
 
 
