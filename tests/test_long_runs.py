@@ -390,17 +390,18 @@ def test_progress_leaves_no_thread():
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 def test_kill_9_then_resume_cli(tmp_path):
-    """``nqueens count 15 --checkpoint F`` killed mid-run resumes to the right total."""
+    """``nqueens count 16 --checkpoint F`` killed mid-run resumes to the right total (n = 16:
+    long enough on a fast machine that the kill comes before the count ends)."""
     path = tmp_path / "run.json"
-    cmd = _slow_count_cmd(path)
+    cmd = _slow_count_cmd(path, n=16)
     proc, partial = _start_until_progress(cmd, path)
     proc.kill()
     proc.communicate(timeout=30)
     data = json.loads(path.read_text())
     assert not data["complete"] and len(data["finished"]) >= partial
-    resumed = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    resumed = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
-    assert resumed.stdout == "2279184\n"
+    assert resumed.stdout == "14772512\n"
     assert json.loads(path.read_text())["complete"]
 
 
