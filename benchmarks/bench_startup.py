@@ -1,6 +1,7 @@
 """First contact: cold and warm start-up times, as ratios to ``python -c "import numba"``.
 
-    python benchmarks/bench_startup.py [--rounds 3]
+    python benchmarks/bench_startup.py [--rounds 3] [--only NAME ...]
+    python benchmarks/bench_startup.py --kernels "nq.count_solutions(14)"
 
 Each measurement is a fresh process. *Cold* runs get a new, empty ``NUMBA_CACHE_DIR`` (as
 after an installation or an upgrade: every kernel compiles); *warm* runs reuse the cache the
@@ -10,11 +11,16 @@ absolute times: the machine is shared.
 
 Measured:
 
-* ``nqueens count 12``;
+* ``nqueens count 12``, ``13``, ``14`` and ``16``, ``nqueens count 13 --fundamental``;
+* ``solve(13)`` and ``estimate_count(20, samples=10**5)``;
 * a first script that calls each main feature once (counts of n = 12 and 6, ``solve(8)``, a
   count with a pre-placed queen, the fundamental count and solutions of n = 8,
   ``find_solution(200)``, ``construct(1000)``, the first chunk of ``iter_solutions(10)``,
   ``trace(6)``, ``boards(4)``).
+
+``--kernels CODE`` runs ``CODE`` (with ``nq`` imported) once in a fresh process with an
+empty cache and prints the compile time of each kernel numba compiled for it, slowest
+first (a kernel's time includes the helpers compiled for it), and the total.
 """
 import argparse
 import os
@@ -38,11 +44,48 @@ nq.trace(6)
 nq.boards(4)
 """
 
+CLI = [sys.executable, "-m", "nqueens_numba"]
+
 COMMANDS = {
     "import numba": [sys.executable, "-c", "import numba"],
-    "nqueens count 12": [sys.executable, "-m", "nqueens_numba", "count", "12"],
+    "nqueens count 12": CLI + ["count", "12"],
+    "nqueens count 13": CLI + ["count", "13"],
+    "nqueens count 14": CLI + ["count", "14"],
+    "nqueens count 16": CLI + ["count", "16"],
+    "count 13 --fundamental": CLI + ["count", "13", "--fundamental"],
+    "solve(13)": [sys.executable, "-c", "import nqueens_numba as nq; nq.solve(13)"],
+    "estimate_count(20)": [sys.executable, "-c", "import nqueens_numba as nq; "
+                           "nq.estimate_count(20, samples=10**5, seed=1)"],
     "every-feature script": [sys.executable, "-c", FEATURES],
 }
+
+KERNELS = """
+import sys, time
+from numba.core import event
+import nqueens_numba as nq
+start = time.perf_counter()
+with event.install_recorder("numba:compile") as recorder:
+    exec(sys.argv[1])
+total = time.perf_counter() - start
+began, rows = {}, []
+for when, ev in recorder.buffer:
+    key = id(ev.data["dispatcher"]), str(ev.data["args"])
+    if ev.is_start:
+        began[key] = when
+    else:
+        func = ev.data["dispatcher"].py_func
+        rows.append((when - began.pop(key), f"{func.__module__}.{func.__qualname__}"))
+for seconds, name in sorted(rows, reverse=True):
+    print(f"{seconds:7.2f}  {name}")
+print(f"{total:7.2f}  in all (the call, compiling included)")
+"""
+
+
+def kernels(code):
+    """Print the compile time of each kernel that ``code`` compiles with an empty cache."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        subprocess.run([sys.executable, "-c", KERNELS, code], env=env, check=True)
 
 
 def timed(cmd, cache):
@@ -55,10 +98,18 @@ def timed(cmd, cache):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", nargs="+", choices=list(COMMANDS), metavar="NAME",
+                        help="measure these commands (and the yardstick) only")
+    parser.add_argument("--kernels", metavar="CODE",
+                        help="print the compile time of each kernel CODE compiles")
     args = parser.parse_args()
+    if args.kernels:
+        return kernels(args.kernels)
+    chosen = {name: cmd for name, cmd in COMMANDS.items()
+              if args.only is None or name in args.only or name == "import numba"}
     best = {}
     for _ in range(args.rounds):
-        for name, cmd in COMMANDS.items():
+        for name, cmd in chosen.items():
             with tempfile.TemporaryDirectory() as cache:
                 cold = timed(cmd, cache)
                 warm = timed(cmd, cache)

@@ -23,7 +23,7 @@ from collections import deque
 
 import numpy as np
 
-from . import config
+from . import _kernels, config
 from ._pieces import pieces_overlap
 from ._pool import Crew
 from ._progress import COUNT_BAR_FORMAT, compile_first, progress_bar
@@ -314,14 +314,16 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
         If the checkpoint file is damaged or belongs to another count.
     """
     job = split.job
+    kernel = (split.method, split.board.flag, job.constrained)
     if split.direct and not progress and checkpoint is None:
-        return job(split.states)
+        results = job(split.states)
+        _kernels.loaded_counts.add(kernel)
+        return results
     # Compiled (or loaded) here, where Ctrl-C can stop it, and before any bar starts (once
     # per kernel and process: a warm count does not ask again).
-    kernel = (split.method, split.board.flag, job.constrained)
-    if progress or kernel not in _LOADED:
+    if progress or kernel not in _kernels.loaded_counts:
         compile_first(lambda: job.run(split.states[:0], job.piece(0), 1), "count", progress)
-        _LOADED.add(kernel)
+        _kernels.loaded_counts.add(kernel)
     tracker = Tracker(split, checkpoint, progress, save_every, executor.where)
     finished = False
     try:
@@ -330,10 +332,6 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
     finally:
         tracker.close(finished)
     return tracker.results
-
-
-#: The count kernels this process has compiled or loaded: (method, board flag, constrained).
-_LOADED = set()
 
 
 def run_split(split, n_threads, *, progress=False, checkpoint=None, save_every=None):

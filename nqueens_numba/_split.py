@@ -580,6 +580,8 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
         split = count_split(n, "halving", n_threads, halving=board.plain, board=board)
         return CountPlan(engine="split", split=split, **plan)
     shortcut = _SHORTCUTS.get(board, {}).get(n) if shortcuts else None
+    if (method, board.flag, constraints is not None) in _kernels.loaded_counts:
+        shortcut = None  # loaded: faster than NumPy or the kernel that compiles fastest
     if shortcut == "breadth" or (shortcut == "small" and result == "total"):
         return CountPlan(engine=shortcut if result == "total" else "orbits", **plan)
     if prefix_depth is not None:

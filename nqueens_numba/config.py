@@ -29,8 +29,11 @@ SHUFFLE_SEED = 20261129
 TASK_SECONDS = 0.05
 
 #: Counts of boards with at most this many solutions (OEIS A000170) run in one kernel call
-#: in the calling thread, without a thread pool.
-DIRECT_SOLUTIONS = 200_000
+#: in the calling thread, without a thread pool, and a first count of such a board (n <= 14)
+#: in the kernel that compiles fastest: measured (benchmarks/bench_startup.py), a fresh
+#: `nqueens count 14` took 2.4 s that way against 16.9 s with the split's kernels to
+#: compile, and 0.73 s against 1.00 s once compiled.
+DIRECT_SOLUTIONS = 400_000
 
 #: Boards up to this order are counted and enumerated by a breadth-first search in NumPy
 #: (``_breadth``: nothing to compile, no numba to import) when no progress bar, checkpoint or

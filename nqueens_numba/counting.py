@@ -45,7 +45,7 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         ``config.BREADTH_MAX_N`` (12) a breadth-first search in NumPy counts them
         (milliseconds; the fundamental count classifies the solutions with
         :mod:`~nqueens_numba.symmetry`), and a total count of at most
-        ``config.DIRECT_SOLUTIONS`` solutions (``n = 13``) runs the plainest kernel
+        ``config.DIRECT_SOLUTIONS`` solutions (``n <= 14``) runs the plainest kernel
         (``_count_rows``) from the root, which compiles in a fraction of a second, the
         others in seconds.
     fundamental : bool, optional

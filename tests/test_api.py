@@ -321,14 +321,14 @@ def test_is_solution_huge_python_ints():
     assert nq.is_solution([2**63, 0]) is False
 
 
-@pytest.mark.parametrize("n", range(1, 14))
+@pytest.mark.parametrize("n", range(1, 15))
 def test_small_counts_run_the_root_kernel(monkeypatch, n):
-    """Plain counts of at most config.DIRECT_SOLUTIONS solutions (n <= 13) not searched in
-    NumPy (here: none) run _count_rows from the root, which compiles in a fraction of a
-    second, and agree with OEIS and both methods."""
+    """Plain counts of at most config.DIRECT_SOLUTIONS solutions (n <= 14) not searched in
+    NumPy (n > 12) run _count_rows from the root, which compiles in a fraction of a
+    second, while the split's kernel is not loaded, and agree with OEIS and both methods."""
     from nqueens_numba import _kernels, _split
 
-    monkeypatch.setattr(config, "BREADTH_MAX_N", 0)
+    monkeypatch.setattr(_kernels, "loaded_counts", set())
 
     assert _kernels._count_rows(n, 0, 0, 0, 0, _split.no_constraints(n)) == A000170[n]
     assert _split.is_small(n)
@@ -339,7 +339,6 @@ def test_small_counts_run_the_root_kernel(monkeypatch, n):
     monkeypatch.undo()
     for method in ("halving", "symmetric"):
         assert nq.count_solutions(n, method=method) == A000170[n]
-    assert config.BREADTH_MAX_N > 0
 
 
 def _public_functions():

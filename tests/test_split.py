@@ -131,3 +131,26 @@ def test_kernel_d4_table_is_the_symmetry_module_table():
     for name, (use_inverse, reverse, complement) in zip(symmetry.D4[1:], kernel):
         v = (inverse if use_inverse else q)[::-1 if reverse else 1]
         np.testing.assert_array_equal(m - v if complement else v, symmetry.transform(q, name))
+
+
+def test_a_loaded_kernel_is_preferred_to_numpy(monkeypatch):
+    """A small board is counted by NumPy (n <= 12) or the kernel that compiles fastest
+    (n <= 14) until the split's kernel is loaded in the process; from then on by the split
+    (milliseconds, where NumPy takes tens), so that no board counts slower than a larger
+    one. Constrained counts ask for the constrained kernel."""
+    import nqueens_numba as nq
+
+    monkeypatch.setattr(_kernels, "loaded_counts", set())
+    assert _split.plan_count(12).engine == "breadth"
+    assert _split.plan_count(14).engine == "small"
+    allow = check_constraints(12, {0: 1}, None)
+    assert _split.plan_count(12, constraints=allow).engine == "breadth"
+    assert nq.count_solutions(15) == 2279184  # loads the symmetric kernel
+    assert ("symmetric", 0, False) in _kernels.loaded_counts
+    for n in (8, 12, 14):
+        plan = _split.plan_count(n)
+        assert plan.engine == "split" and plan.method == "symmetric"
+        assert nq.count_solutions(n) == [0, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200,
+                                         73712, 365596][n]
+    assert _split.plan_count(12, constraints=allow).engine == "breadth"
+    assert _split.plan_count(5).engine == "breadth"  # no symmetric kernel below n = 7

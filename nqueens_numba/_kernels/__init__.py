@@ -108,7 +108,13 @@ _ENTRIES = {
 }
 
 __all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "cache_directory",
-           "cache_of", "entry", "images", "is_ours", "notice", "said_compiling"]
+           "cache_of", "entry", "images", "is_ours", "loaded_counts", "notice",
+           "said_compiling"]
+
+#: The count kernels compiled or loaded in this process, as ``(method, board flag,
+#: constrained)``: added by the runs that use them, read by the plan of a count (a small
+#: board is counted faster by a loaded kernel than by NumPy or by a kernel still to load).
+loaded_counts = set()
 
 #: Per thread: ``active`` while a caller's own notice (``_runner.compiling_notice``), which
 #: names the feature, is on; the process's first-compile line then stays quiet.
