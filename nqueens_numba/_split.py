@@ -18,8 +18,8 @@ from . import _breadth, _kernels, _pieces, _validate, checkpoint, config
 from .board import QUEEN, Board
 from .constraints import Constraints
 
-__all__ = ["METHODS", "SYMMETRIC_RESULTS", "SYMMETRIC_KERNEL_MIN_N", "Split", "CountJob", "CountPlan",
-           "plan_count", "known_total", "no_constraints", "check_method",
+__all__ = ["METHODS", "SYMMETRIC_RESULTS", "SYMMETRIC_KERNEL_MIN_N", "Split", "CountJob",
+           "CountPlan", "plan_count", "known_total", "no_constraints", "check_method",
            "choose_method", "is_breadth", "is_small", "has_subproblems", "check_prefix_depth",
            "resumed_depth", "count_split", "prefixes", "mirror_weights", "orbits_to_count",
            "ENGINES"]
@@ -89,8 +89,7 @@ def choose_method(n, method, fundamental, constraints, board=QUEEN):
 
 def is_breadth(n):
     """Whether a board is small enough for the breadth-first search in NumPy
-    (:mod:`nqueens_numba._breadth`, ``n <= config.BREADTH_MAX_N``): milliseconds, and
-    nothing to compile or load."""
+    (:mod:`nqueens_numba._breadth`, ``n <= config.BREADTH_MAX_N``): nothing to compile."""
     return 0 <= n <= min(config.BREADTH_MAX_N, _breadth.MAX_N)
 
 
@@ -496,7 +495,8 @@ class CountPlan:
     engine : {"answer", "breadth", "small", "orbits", "split"}
         What answers it: ``answer`` is known without a search (the empty board; a torus
         without solutions); ``breadth``: the breadth-first search in NumPy (small boards,
-        nothing to compile); ``small``: one call of the kernel that compiles fastest
+        nothing to compile; the fundamental count of n <= ``config.BREADTH_ORBITS_MAX_N``
+        classifies its solutions); ``small``: one call of the kernel that compiles fastest
         (``config.DIRECT_SOLUTIONS`` solutions at most); ``orbits``: the solutions
         enumerated and classified by D4 (boards too small for the symmetric kernel, the
         torus's orbits); ``split``: :attr:`split`, run by an executor.
@@ -582,8 +582,10 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     shortcut = _SHORTCUTS.get(board, {}).get(n) if shortcuts else None
     if (method, board.flag, constraints is not None) in _kernels.loaded_counts:
         shortcut = None  # loaded: faster than NumPy or the kernel that compiles fastest
+    elif fundamental and board.plain and shortcuts and n <= config.BREADTH_ORBITS_MAX_N:
+        shortcut = "breadth"  # the solutions by NumPy, classified by D4
     if shortcut == "breadth" or (shortcut == "small" and result == "total"):
-        return CountPlan(engine=shortcut if result == "total" else "orbits", **plan)
+        return CountPlan(engine=shortcut, **plan)
     if prefix_depth is not None:
         prefix_depth = check_prefix_depth(prefix_depth, n, method)
     if not has_subproblems(n, method) or (fundamental and not board.classified_by_search):

@@ -262,11 +262,16 @@ def _answer(plan, n_threads):
 
 
 def _by_breadth(plan, n_threads):
-    """The total count or first-row counts of a small board by the breadth-first search in
-    NumPy: nothing to compile."""
+    """The total count, first-row counts, fundamental count or orbits of a small board by the
+    breadth-first search in NumPy (the solutions classified by D4 in NumPy): nothing to
+    compile."""
+    if plan.result == "total":
+        return _breadth.count(plan.n,
+                              None if plan.constraints is None else plan.constraints.allow)
+    sols = _breadth.solutions(plan.n)
     if plan.result == "first_row":
-        return np.bincount(_breadth.solutions(plan.n)[:, 0], minlength=plan.n).astype(np.int64)
-    return _breadth.count(plan.n, None if plan.constraints is None else plan.constraints.allow)
+        return np.bincount(sols[:, 0], minlength=plan.n).astype(np.int64)
+    return _classified(sols, plan.result)
 
 
 def _by_orbits(plan, n_threads):
@@ -275,12 +280,18 @@ def _by_orbits(plan, n_threads):
     of every board of the family to solutions)."""
     board = plan.board
     sols = solve(plan.n, n_threads=n_threads, piece=board.piece, torus=board.torus)
+    return _classified(sols, plan.result)
+
+
+def _classified(sols, result):
+    """The orbits by size of ``sols`` (every solution of a board), or their fundamental
+    (``result == "fundamental"``) or total count."""
     canonical = sols[symmetry.is_canonical(sols)] if len(sols) else sols
     sizes = symmetry.orbit_size(canonical) if len(canonical) else np.zeros(0, np.int64)
     orbits = {size: int(np.count_nonzero(sizes == size)) for size in (1, 2, 4, 8)}
-    if plan.result == "orbits":
+    if result == "orbits":
         return orbits
-    return _split.orbits_to_count(orbits, plan.result == "fundamental")
+    return _split.orbits_to_count(orbits, result == "fundamental")
 
 
 def _small_count(plan, n_threads):
