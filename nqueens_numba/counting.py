@@ -12,7 +12,7 @@ from contextlib import nullcontext
 
 import numpy as np
 
-from . import _breadth, _docs, _kernels, _progress, _runner, _split, _validate, config, symmetry
+from . import _breadth, _docs, _kernels, _pool, _progress, _runner, _split, _validate, config, symmetry
 from .board import board_of
 from .checkpoint import CheckpointError
 from .constraints import check_constraints
@@ -296,20 +296,24 @@ def _classified(sols, result):
 
 def _small_count(plan, n_threads):
     """The total count of a small board (:func:`nqueens_numba._split.is_small`) past the
-    NumPy search, in one call of the kernel that compiles fastest (a fraction of a second,
-    against seconds for the split and the tuned kernels): milliseconds of search either
-    way."""
+    NumPy search, in the kernel that compiles fastest (a fraction of a second, against
+    seconds for the split and the tuned kernels), one call per first-row column on
+    ``n_threads`` threads: a tenth of a second of search or less."""
     n, constraints = plan.n, plan.constraints
     count_rows = _kernels.entry("count_rows", constrained=constraints is not None)
-    if constraints is not None:
-        return int(count_rows(n, 0, 0, 0, 0, constraints.allow))
-    allow = _split.no_constraints(n)
-    allow[0] = (1 << (n // 2)) - 1  # the left half of the first row: mirror halving
-    total = 2 * int(count_rows(n, 0, 0, 0, 0, allow))
-    if n % 2:  # the middle column
-        allow[0] = 1 << (n // 2)
-        total += int(count_rows(n, 0, 0, 0, 0, allow))
-    return total
+    allow = _split.no_constraints(n) if constraints is None else constraints.allow
+    if constraints is None:  # mirror halving: the left half and the middle column, weighted
+        columns, weights = range((n + 1) // 2), [2] * (n // 2) + [1] * (n % 2)
+    else:
+        columns, weights = range(n), [1] * n
+
+    def count(column):
+        rows = allow.copy()
+        rows[0] = allow[0] & (1 << column)
+        return int(count_rows(n, 0, 0, 0, 0, rows))
+
+    counts = _pool.run_threads(n_threads, count, [(column,) for column in columns])
+    return sum(c * w for c, w in zip(counts, weights))
 
 
 #: What answers each engine of a plan but the split.
