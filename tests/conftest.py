@@ -1,10 +1,21 @@
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 
 import pytest
+
+# A suite started with signals ignored (under nohup, or as a script's background job) would
+# leave the tests of Ctrl-C and of stopped processes waiting for a signal that never comes
+# (the package keeps a signal its process was started to ignore ignored, and the processes
+# the tests start inherit it): take the default handlers back, here and for them.
+for _name, _handler in (("SIGINT", signal.default_int_handler), ("SIGTERM", signal.SIG_DFL),
+                        ("SIGHUP", signal.SIG_DFL)):
+    _signal = getattr(signal, _name, None)
+    if _signal is not None and signal.getsignal(_signal) == signal.SIG_IGN:
+        signal.signal(_signal, _handler)
 
 # The thread tests compare 1 and 2 threads; give numba two even on a one-core machine.
 # Must happen before numba is imported.
