@@ -1,6 +1,7 @@
 """Parallel scaling of count_solutions: measured here, and modelled for bigger machines.
 
     python benchmarks/bench_scaling.py [--n 15 16 17] [--model-n 18] [--model-threads 16 64]
+    python benchmarks/bench_scaling.py --breakdown 17 [--threads 1 8 16] [--method halving]
 
 1. Speed-up of ``count_solutions(n)`` from 1 thread to all of numba's threads (best of
    ``--repeat``), and the cost of ``progress=True``.
@@ -11,6 +12,15 @@
    subproblem, in the run's shuffled order, when it finishes the previous one; the threads
    run the same kernels with no shared state, so this is the pool's behaviour), as an
    efficiency: work / (T * makespan).
+
+``--breakdown N`` instead counts ``N`` on each of ``--threads`` (default: 1, 2, 4, ... up
+to all) and prints where each thread's time went, as shares of the count's wall time: in
+kernel calls, waiting for work (the scheduler's lock and condition), reporting results
+(the tracker's lock, the bookkeeping of finished subproblems and searches in progress),
+the rest of the Python between kernel calls (the GIL, the copies), and idle before its
+first work and after its last until the count ends (start-up and tail); with the number of kernel calls and of
+subproblems finished, and the speed-up over one thread. A loss at many threads shows as a
+column that grows with them.
 """
 import argparse
 import heapq
@@ -22,13 +32,14 @@ import numpy as np
 
 import nqueens_numba as nq
 from _timing import best
-from nqueens_numba import _kernels, _split, config
+from nqueens_numba import _runner, _split, config
 
 
 
-def measure_subproblems(n, states, depth, n_threads):
-    """Seconds of each subproblem, timed one by one on ``n_threads`` threads at once."""
-    job = _split.CountJob(n, depth, "symmetric")
+def measure_subproblems(split, n_threads):
+    """Seconds of each subproblem of ``split``, timed one by one on ``n_threads`` threads at
+    once."""
+    job, states = split.job, split.states
     times = np.zeros(len(states))
     order = np.random.default_rng(config.SHUFFLE_SEED).permutation(len(states))
     parts = np.array_split(order, n_threads)
@@ -48,6 +59,74 @@ def measure_subproblems(n, states, depth, n_threads):
     return times
 
 
+class Breakdown:
+    """Seconds per thread in each part of a local count, recorded by wrapping the kernel
+    calls (``split.job.run``), the scheduler (``_Work.take``) and the tracker
+    (``Tracker.report``) for the length of a ``with`` block."""
+
+    PARTS = ("kernel", "wait", "report")
+
+    def __init__(self, job):
+        self.targets = [(type(job), "run", "kernel"), (_runner._Work, "take", "wait"),
+                        (_runner.Tracker, "report", "report")]
+        self.lock = threading.Lock()
+        self.threads = {}  # ident: {part: seconds, "calls", "first", "last"}
+
+    def _wrap(self, func, part):
+        def timed(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return func(*args, **kwargs)
+            finally:
+                end = time.perf_counter()
+                with self.lock:
+                    row = self.threads.setdefault(threading.get_ident(), dict.fromkeys(
+                        self.PARTS + ("calls",), 0) | {"first": start})
+                    row[part] += end - start
+                    row["calls"] += part == "kernel"
+                    row["last"] = end
+        return timed
+
+    def __enter__(self):
+        self.saved = [(cls, name, cls.__dict__[name]) for cls, name, _ in self.targets]
+        for (cls, name, part), (_, _, func) in zip(self.targets, self.saved):
+            setattr(cls, name, self._wrap(func, part))
+        return self
+
+    def __exit__(self, *exc):
+        for cls, name, func in self.saved:
+            setattr(cls, name, func)
+
+
+def breakdown(n, method, thread_counts, repeat):
+    """Print where the threads of a count of ``n`` spend the count's wall time."""
+    print(f"count_solutions({n}, method={method!r}): each thread's share of the wall time")
+    print(f"{'threads':>7} {'wall s':>8} {'speed-up':>8} {'kernel':>7} {'wait':>6} "
+          f"{'report':>7} {'python':>7} {'idle':>6} {'calls':>7} {'subproblems':>11}")
+    base = None
+    for t in thread_counts:
+        runs = []
+        for _ in range(repeat):
+            split = _split.count_split(n, method, t)
+            with Breakdown(split.job) as record:
+                start = time.perf_counter()
+                results = _runner.run_split(split, t)
+                wall = time.perf_counter() - start
+            assert split.total(results) == nq.count_solutions(n)
+            workers = [row for ident, row in record.threads.items()
+                       if ident != threading.get_ident()]
+            runs.append((wall, workers, len(split.states)))
+        wall, workers, n_states = min(runs, key=lambda run: run[0])
+        base = wall if base is None else base
+        share = {part: sum(w[part] for w in workers) / (t * wall) for part in Breakdown.PARTS}
+        lived = sum(w["last"] - w["first"] for w in workers)
+        python = lived / (t * wall) - sum(share.values())
+        idle = 1 - lived / (t * wall)
+        print(f"{t:>7} {wall:>8.3f} {base / wall:>8.2f} {share['kernel']:>7.1%} "
+              f"{share['wait']:>6.1%} {share['report']:>7.1%} {python:>7.1%} {idle:>6.1%} "
+              f"{sum(w['calls'] for w in workers):>7} {n_states:>11}")
+
+
 def greedy_makespan(times, n_threads):
     """Makespan of list scheduling in the given order on ``n_threads`` identical threads."""
     free_at = [0.0] * n_threads
@@ -62,10 +141,18 @@ def main():
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--model-n", type=int, default=18)
     parser.add_argument("--model-threads", type=int, nargs="+", default=[16, 64])
+    parser.add_argument("--breakdown", type=int, metavar="N",
+                        help="print where the threads' time goes in a count of N")
+    parser.add_argument("--threads", type=int, nargs="+",
+                        help="thread counts of --breakdown (default 1, 2, 4, ... all)")
+    parser.add_argument("--method", choices=_split.METHODS, default="symmetric")
     args = parser.parse_args()
 
     most = numba.config.NUMBA_NUM_THREADS
     nq.count_solutions(12)  # compile
+    if args.breakdown is not None:
+        counts = args.threads or sorted({min(2**k, most) for k in range(most.bit_length() + 1)})
+        return breakdown(args.breakdown, args.method, counts, args.repeat)
     print(f"1. measured on this machine ({most} threads)")
     print(f"{'n':>3} {'1 thread s':>11} {f'{most} threads s':>12} {'speed-up':>9} "
           f"{'with progress s':>16} {'progress cost':>14}")
@@ -84,7 +171,7 @@ def main():
     states, depth = split.states, split.depth
     print(f"\n2. model for n={n}: the split for {threads} threads has {len(states)} "
           f"subproblems (prefix depth {depth}); timing each on {most} threads here...")
-    times = measure_subproblems(n, states, depth, most)
+    times = measure_subproblems(split, most)
     work = times.sum()
     order = np.random.default_rng(config.SHUFFLE_SEED).permutation(len(states))
     print(f"   work {work:.1f} thread-seconds, largest subproblem {times.max() * 1e3:.1f} ms "
