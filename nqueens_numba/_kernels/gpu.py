@@ -181,8 +181,12 @@ def _count_kernel(levels, block, wide, knight):
             near, above = _gpu_prefix_knight(states, i, depth, knight)
             first_above = above
             row = depth
-            free = ~(cols | diag | anti | near) & full & allow[row]
             total = np.int64(0)
+            free = np.int64(0)
+            if row >= n:  # the prefix is a solution
+                total = np.int64(1)
+            else:
+                free = ~(cols | diag | anti | near) & full & allow[row]
             if row == n - 1:  # the prefix leaves one row
                 if free != 0:
                     total = np.int64(1)
