@@ -249,24 +249,24 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
 
 
 def _devices(device, devices):
-    """Validated ``(device, devices)``: a GPU count asked for fails here, before anything
-    is planned, when no GPU is usable (``RuntimeError``)."""
+    """Validated ``(device, devices)``."""
     device = _device.check_device(device)
     devices = _device.check_devices(devices)
     if devices is not None and device == "cpu":
         raise ValueError("devices applies only with device='cuda' or 'auto'")
-    if device == "cuda":
-        _device.require(devices)
     return device, devices
 
 
 def executor_of(plan, n_threads, devices=None):
     """The executor of ``plan``'s split: this machine's ``n_threads`` threads, or the GPUs
-    ``devices`` (every visible one by default) when the plan chose ``device="cuda"``."""
-    if plan.device == "cuda" and plan.engine == "split":
-        from ._gpu import CudaDevices
+    ``devices`` (every visible one by default) when the plan chose ``device="cuda"``
+    (``RuntimeError`` when no GPU is usable, whatever the engine)."""
+    if plan.device == "cuda":
+        gpus = _device.require(devices)
+        if plan.engine == "split":
+            from ._gpu import CudaDevices
 
-        return CudaDevices(_device.require(devices))
+            return CudaDevices(gpus)
     return _runner.LocalThreads(n_threads)
 
 
