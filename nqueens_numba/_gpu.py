@@ -19,6 +19,7 @@ subproblems.
 import threading
 import time
 import warnings
+from contextlib import nullcontext
 
 import numpy as np
 
@@ -96,6 +97,10 @@ class CudaDevices:
         self.where = " on the GPU" if self.threads == 1 else f" on {self.threads} GPUs"
         self.timings = {"copy": 0.0, "kernel": 0.0, "launches": 0, "compile": 0.0}
         self._lock = threading.Lock()
+        # numba's CUDA simulator runs one kernel at a time: its host threads take turns
+        from numba import config as numba_config
+
+        self._turns = threading.Lock() if numba_config.ENABLE_CUDASIM else nullcontext()
 
     # ------------------------------------------------------------------ kernels
 
@@ -193,11 +198,12 @@ class CudaDevices:
             if count == 0:
                 break
             start = time.perf_counter()
-            counter.copy_to_device(zero)
-            out = cuda.device_array((count, split.width), dtype=np.int64)
-            grid = min(most_blocks, -(-count // block))
-            kernel[grid, block](*args, first, count, counter, out)
-            results = out.copy_to_host()
+            with self._turns:
+                counter.copy_to_device(zero)
+                out = cuda.device_array((count, split.width), dtype=np.int64)
+                grid = min(most_blocks, -(-count // block))
+                kernel[grid, block](*args, first, count, counter, out)
+                results = out.copy_to_host()
             seconds = time.perf_counter() - start
             spent += seconds
             launches += 1

@@ -37,18 +37,22 @@ def simulate(code, tmp_path, timeout=120):
 
 def test_every_method_counts_as_oeis_says(tmp_path):
     found = simulate("""
+        launched = []
+        _gpu.after_launch = lambda device, n_done: launched.append(n_done)
         out = {"total": [], "halving": [], "fundamental": []}
         for n in range(1, 11):
             out["total"].append(nq.count_solutions(n, device="cuda"))
             out["halving"].append(nq.count_solutions(n, device="cuda", method="halving"))
             out["fundamental"].append(nq.count_solutions(n, device="cuda", fundamental=True))
         out["classes"] = nq.symmetry_classes(12, device="cuda")
+        out["launched"] = sum(launched)
         print(json.dumps(out))
     """, tmp_path)
     assert found["total"] == list(A000170[1:11])
     assert found["halving"] == list(A000170[1:11])
     assert found["fundamental"] == list(A002562[1:11])
     assert found["classes"] == {"8": 1765, "4": 18, "2": 4}  # 1787 classes, 14200 solutions
+    assert found["launched"] > 1000  # the subproblems were counted on the (simulated) GPU
 
 
 def test_each_subproblem_has_the_cpu_kernels_results(tmp_path):
@@ -65,18 +69,43 @@ def test_each_subproblem_has_the_cpu_kernels_results(tmp_path):
                   (10, "halving", 2, "queen", check_constraints(10, None, blocked)),
                   (10, "halving", 1, "queen", check_constraints(10, {0: 0, 9: 8}, None))]
         out = []
+        launched = []
+        _gpu.after_launch = lambda device, n_done: launched.append(n_done)
         for n, method, depth, piece, cons in cases:
-            split = _split.count_split(n, method, 1 << 14, depth, cons, board=board_of(piece))
+            plan = _split.plan_count(n, board_of(piece), method=method, constraints=cons,
+                                     prefix_depth=depth, device="cuda")
+            split = plan.split
+            before = sum(launched)
             gpu = _runner.execute(split, _gpu.CudaDevices([0]))
             cpu = split.job(split.states)
-            out.append([n, method, split.depth, len(split.states),
+            out.append([n, method, split.depth, len(split.states), sum(launched) - before,
                         bool(np.array_equal(gpu, cpu)), split.total(gpu), split.total(cpu)])
         print(json.dumps(out))
     """, tmp_path)
     assert len(found) == 19
-    for n, method, depth, states, same, gpu, cpu in found:
-        assert states > 0 and same and gpu == cpu, (n, method, depth)
-    assert [row[5] for row in found[0:16]] == [724, 4] * 4 + [2680, 44] * 4
+    for n, method, depth, states, on_gpu, same, gpu, cpu in found:
+        assert states > 0 and on_gpu == states and same and gpu == cpu, (n, method, depth)
+    assert [row[6] for row in found[0:16]] == [724, 4] * 4 + [2680, 44] * 4
+
+
+def test_several_gpus_share_the_subproblems(tmp_path):
+    """One host thread per GPU (here twice the simulator's one device, which runs their
+    launches in turns), each taking launches from the same subproblems: every subproblem
+    counted once, by one of them."""
+    found = simulate("""
+        config.GPU_LAUNCH_SECONDS = 1e-3
+        seen = []
+        _gpu.after_launch = lambda device, n_done: seen.append(n_done)
+        plan = _split.plan_count(11, method="symmetric", prefix_depth=3, device="cuda")
+        executor = _gpu.CudaDevices([0, 0])
+        results = _runner.execute(plan.split, executor)
+        same = bool(np.array_equal(results, plan.split.job(plan.split.states)))
+        print(json.dumps(dict(same=same, total=plan.split.total(results), seen=seen,
+                              states=len(plan.split.states), where=executor.where)))
+    """, tmp_path)
+    assert found["same"] and found["total"] == 2680
+    assert sum(found["seen"]) == found["states"] and len(found["seen"]) > 2
+    assert found["where"] == " on 2 GPUs"
 
 
 def test_constraints_and_superqueens(tmp_path):
@@ -228,6 +257,26 @@ def test_the_torus_is_refused_on_the_gpu():
 def test_auto_counts_small_boards_on_the_cpu():
     assert nq.count_solutions(8, device="auto") == 92  # no GPU is looked for below 13
     assert nq.symmetry_classes(8, device="auto") == {8: 11, 4: 1}
+
+
+def test_the_plan_decides_the_device(monkeypatch):
+    """``auto`` takes a usable GPU from ``config.GPU_MIN_N`` on, for boards with GPU kernels;
+    a GPU plan has a split of its own size, never run in the calling thread."""
+    from nqueens_numba import _split
+    from nqueens_numba.board import QUEEN, SUPERQUEEN, TOROIDAL
+
+    monkeypatch.setattr(_device, "usable", lambda: True)
+    assert _device.decide("auto", 13, QUEEN, "symmetric", False) == "cuda"
+    assert _device.decide("auto", 13, SUPERQUEEN, "halving", False) == "cuda"
+    assert _device.decide("auto", 13, QUEEN, "halving", True) == "cuda"
+    assert _device.decide("auto", 12, QUEEN, "symmetric", False) == "cpu"
+    assert _device.decide("auto", 13, TOROIDAL, "halving", False) == "cpu"
+    plan = _split.plan_count(13, QUEEN, device="auto")
+    assert plan.device == "cuda" and plan.engine == "split" and not plan.split.direct
+    cpu = _split.plan_count(13, QUEEN, n_threads=2, prefix_depth=plan.split.depth)
+    assert np.array_equal(plan.split.states, cpu.split.states)  # the same subproblems
+    assert _split.plan_count(8, QUEEN, device="cuda").engine == "split"  # no shortcut
+    assert _split.plan_count(0, QUEEN, device="cuda").engine == "answer"
 
 
 @pytest.mark.skipif(_device.usable(), reason="a GPU is usable here")
