@@ -56,17 +56,20 @@ def gpu_job(method):
     return "gpu_symmetric" if method == "symmetric" else "gpu_count"
 
 
-def decide(device, n, board, method, constrained):
+def decide(device, n, board, method, constrained, gpu_usable=None):
     """The device of a count: ``"cpu"`` or ``"cuda"``, from the validated ``device``.
 
-    ``"auto"`` takes a GPU when one is usable, the board has GPU kernels for ``method``
-    and ``n >= config.GPU_MIN_N`` (smaller boards take milliseconds on the CPU, less than a
-    GPU's start). ``"cuda"`` raises ``ValueError`` for a board without GPU kernels (the
-    torus, counted by least steps on the CPU only).
+    ``"auto"`` takes a GPU when one is usable (``gpu_usable``; ``None``: :func:`usable`
+    here), the board has GPU kernels for ``method`` and ``n >= config.GPU_MIN_N`` (smaller
+    boards take milliseconds on the CPU, less than a GPU's start). ``"cuda"`` raises
+    ``ValueError`` for a board without GPU kernels (the torus, counted by least steps on
+    the CPU only).
     """
     supported = _kernels.has(gpu_job(method), board, constrained)
     if device == "auto":
-        return "cuda" if supported and n >= config.GPU_MIN_N and usable() else "cpu"
+        if not (supported and n >= config.GPU_MIN_N):
+            return "cpu"
+        return "cuda" if (usable() if gpu_usable is None else gpu_usable) else "cpu"
     if device == "cuda" and not supported:
         name = _ADJECTIVES.get(board.name, board.name)
         raise ValueError(f"device='cuda' does not count {name} boards; use device='cpu'")

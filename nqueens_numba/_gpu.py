@@ -27,7 +27,7 @@ from . import _kernels, config
 from ._device import gpu_job
 from ._progress import compile_first
 
-__all__ = ["CudaDevices", "after_launch"]
+__all__ = ["CudaDevices", "after_launch", "count_states", "resume_on_cpu"]
 
 
 def after_launch(device, n_done):
@@ -102,29 +102,15 @@ class CudaDevices:
 
         self._turns = threading.Lock() if numba_config.ENABLE_CUDASIM else nullcontext()
 
-    # ------------------------------------------------------------------ kernels
-
-    def _kernel(self, split):
-        """``(kernel, block)``: the GPU kernel of ``split`` and its block size."""
-        levels, block, wide = _kernels.launch_shape(split.n, split.depth, config.GPU_BLOCK)
-        factory = _kernels.entry(gpu_job(split.method), split.board,
-                                 split.constraints is not None)
-        return factory(levels, block, wide), block
-
-    def _args(self, split, states, todo, allow):
-        """The kernel's arguments before ``(first, count, counter, out)``."""
-        if split.method == "symmetric":
-            return (split.n, states, split.depth, todo)
-        return (split.n, states, split.depth, allow, todo)
-
     def load(self, split, progress=False):
         """Compile the GPU kernel of ``split`` (a launch on no subproblems on each GPU)
         before the count starts; the CPU kernel too when a checkpoint may hold searches in
         progress (they go on on the CPU)."""
         cuda = _kernels.cuda
-        kernel, block = self._kernel(split)
+        job = split.job
+        kernel, block = _kernel(job)
         empty = np.zeros((0, split.states.shape[1]), dtype=np.int64)
-        allow = _allow(split)
+        allow = _allow(job)
 
         def compile_all():
             for device in self.devices:
@@ -133,8 +119,7 @@ class CudaDevices:
                     on = [cuda.to_device(a) for a in (
                         empty, np.zeros(1, np.int64), allow, np.zeros(1, np.int64),
                         np.zeros((1, split.width), np.int64))]
-                    kernel[1, block](*self._args(split, on[0], on[1], on[2]), 0, 0, on[3],
-                                     on[4])
+                    kernel[1, block](*_args(job, on[0], on[1], on[2]), 0, 0, on[3], on[4])
                     cuda.synchronize()
 
         start = time.perf_counter()
@@ -145,7 +130,7 @@ class CudaDevices:
 
     def run(self, split, tracker):
         self.timings.update(copy=0.0, kernel=0.0, launches=0)
-        _resume_on_cpu(split, tracker)
+        resume_on_cpu(split, tracker)
         work = _Work(tracker.pending, self.threads if len(tracker.pending) else 0)
         threads = [threading.Thread(target=self._host, args=(device, split, tracker, work),
                                     name=f"nqueens-gpu-{device}", daemon=True)
@@ -178,11 +163,12 @@ class CudaDevices:
             work.leave()
 
     def _launches(self, cuda, device, split, tracker, work):
-        kernel, block = self._kernel(split)
+        job = split.job
+        kernel, block = _kernel(job)
         start = time.perf_counter()
         states = cuda.to_device(np.ascontiguousarray(split.states))
         todo = cuda.to_device(work.todo)
-        allow = cuda.to_device(_allow(split))
+        allow = cuda.to_device(_allow(job))
         counter = cuda.device_array(1, dtype=np.int64)
         zero = np.zeros(1, dtype=np.int64)
         cuda.synchronize()
@@ -192,7 +178,7 @@ class CudaDevices:
         size = most_blocks * block  # the first launch: one subproblem per thread
         spent = 0.0
         launches = 0
-        args = self._args(split, states, todo, allow)
+        args = _args(job, states, todo, allow)
         while True:
             first, count = work.take(size)
             if count == 0:
@@ -217,11 +203,46 @@ class CudaDevices:
             self.timings["launches"] += launches
 
 
-def _allow(split):
+def _kernel(job):
+    """``(kernel, block)``: the GPU kernel of a split's
+    :class:`~nqueens_numba._job.CountJob` and its block size."""
+    levels, block, wide = _kernels.launch_shape(job.n, job.depth, config.GPU_BLOCK)
+    factory = _kernels.entry(gpu_job(job.method), job.board, job.constrained)
+    return factory(levels, block, wide), block
+
+
+def _args(job, states, todo, allow):
+    """The kernel's arguments before ``(first, count, counter, out)``."""
+    if job.method == "symmetric":
+        return (job.n, states, job.depth, todo)
+    return (job.n, states, job.depth, allow, todo)
+
+
+def _allow(job):
     """The per-row allowed squares of a halving split's kernel, ``(n,)`` int64 (unused by
     the symmetric kernel: a placeholder)."""
-    allow = split.job.allow
+    allow = job.allow
     return np.zeros(1, np.int64) if allow is None else np.ascontiguousarray(allow, np.int64)
+
+
+def count_states(job, states, device=0):
+    """The results of every subproblem of ``states``, ``(k, 3 + depth)`` int64, counted whole
+    on GPU ``device`` in one launch: ``(k, job.width)`` int64, as the CPU kernel of ``job``
+    (a :class:`~nqueens_numba._job.CountJob`) counts them. A task of a Dask worker with a
+    GPU (:mod:`nqueens_numba.distributed`)."""
+    cuda = _kernels.cuda
+    states = np.ascontiguousarray(states, dtype=np.int64)
+    if not len(states):
+        return np.zeros((0, job.width), dtype=np.int64)
+    kernel, block = _kernel(job)
+    with cuda.gpus[device]:
+        on = [cuda.to_device(a) for a in (states, np.arange(len(states), dtype=np.int64),
+                                          _allow(job), np.zeros(1, np.int64))]
+        out = cuda.device_array((len(states), job.width), dtype=np.int64)
+        multiprocessors = getattr(cuda.current_context().device, "MULTIPROCESSOR_COUNT", 1)
+        grid = min(max(1, multiprocessors * config.GPU_BLOCKS_PER_SM), -(-len(states) // block))
+        kernel[grid, block](*_args(job, on[0], on[1], on[2]), 0, len(states), on[3], out)
+        return out.copy_to_host()
 
 
 def _join(threads):
@@ -229,7 +250,7 @@ def _join(threads):
         thread.join()
 
 
-def _resume_on_cpu(split, tracker):
+def resume_on_cpu(split, tracker):
     """Finish on the CPU, in this thread, the searches in progress that a checkpoint saved
     (``tracker.resumed``: stacks of the CPU kernels), one budget of
     ``config.COUNT_BUDGET`` steps at a time, saving the checkpoint between."""

@@ -454,7 +454,8 @@ _SHORTCUTS = {QUEEN: {n: "breadth" if is_breadth(n) else "small"
 
 
 def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
-               prefix_depth=None, n_threads=1, checkpoint=None, shortcuts=True, device="cpu"):
+               prefix_depth=None, n_threads=1, checkpoint=None, shortcuts=True, device="cpu",
+               gpu_usable=None):
     """The plan of a count: the one place that decides its engine and method.
 
     Parameters
@@ -482,6 +483,9 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
         split is sized for ``config.GPU_SPLIT_THREADS`` threads, never run in the calling
         thread (``direct``), and no shortcut is taken; what has no split (the empty board,
         boards whose orbits are enumerated) is answered on the CPU.
+    gpu_usable : bool, optional
+        Whether ``"auto"`` may take a GPU (``None``: whether this machine has a usable one;
+        a Dask count says whether its workers do).
 
     Raises
     ------
@@ -497,7 +501,7 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     if board.restricted:
         board.check_combination(constraints, method, fundamental, prefix_depth)
     method = choose_method(n, method, fundamental, constraints, board)
-    device = _device.decide(device, n, board, method, constraints is not None)
+    device = _device.decide(device, n, board, method, constraints is not None, gpu_usable)
     plan = dict(n=n, board=board, result=result, method=method, constraints=constraints,
                 known=board.totals.get(n), device=device)
     shortcuts = (shortcuts and auto and prefix_depth is None and checkpoint is None

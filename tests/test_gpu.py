@@ -108,6 +108,40 @@ def test_several_gpus_share_the_subproblems(tmp_path):
     assert found["where"] == " on 2 GPUs"
 
 
+@pytest.mark.dask
+def test_dask_batches_run_on_the_workers_gpus(tmp_path):
+    """``distributed.count_solutions(client, n, device="cuda")``: the batches are counted
+    by the GPU kernels on the workers that have a GPU (here an in-process worker with the
+    simulator), with the same totals as a local count."""
+    found = simulate("""
+        from distributed import Client, LocalCluster
+        from nqueens_numba import distributed as dist
+        original = _gpu.count_states
+
+        def counting(job, states, device=0):  # (Dask copies it: it notes in a file)
+            with open("counted.txt", "a") as notes:
+                notes.write(f"{len(states)}\\n")
+            return original(job, states, device)
+
+        _gpu.count_states = counting
+        with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                          dashboard_address=None) as cluster, Client(cluster) as client:
+            workers = dist.gpu_workers(client)
+            out = [dist.count_solutions(client, 11, device="cuda"),
+                   dist.count_solutions(client, 11, device="cuda", fundamental=True),
+                   dist.count_solutions(client, 10, device="cuda", preplaced={3: 4},
+                                        checkpoint="run.json")]
+        status = checkpoint.status("run.json")
+        with open("counted.txt") as notes:
+            counted = [int(line) for line in notes]
+        print(json.dumps(dict(workers=len(workers), out=out, counted=sum(counted),
+                              complete=status["complete"])))
+    """, tmp_path)
+    assert found["workers"] == 1
+    assert found["out"] == [2680, 341, nq.count_solutions(10, preplaced={3: 4})]
+    assert found["counted"] > 0 and found["complete"]
+
+
 def test_constraints_and_superqueens(tmp_path):
     found = simulate("""
         blocked = np.eye(10, dtype=bool)
