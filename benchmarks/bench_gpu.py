@@ -3,6 +3,7 @@ reference counter, on a machine with a GPU.
 
     python benchmarks/bench_gpu.py [--n 16 21] [--methods symmetric halving] [--repeat 1]
                                    [--reference-depth 6] [--no-reference]
+                                   [--interrupt N SECONDS]
 
 For each board order and method: the host split (``plan_count``: prefixes and weights),
 the copies of the states to the GPU, the kernel launches (results copied back included),
@@ -15,6 +16,10 @@ memory, an atomic work counter, one reduction per block) is built with ``nvcc -O
 -arch=native`` and run in the same process's session, on the same GPU, for the same n; the
 ratio printed is this package's total time over the reference's kernel time (below 1: this
 package is faster).
+
+``--interrupt N SECONDS``: a checkpointed GPU count of ``N`` is stopped after about
+``SECONDS`` (between two launches, as Ctrl-C stops it), then resumed from its checkpoint;
+prints how many subproblems the checkpoint held, and checks the resumed count against OEIS.
 """
 import argparse
 import os
@@ -27,6 +32,7 @@ import time
 
 from _timing import best
 from nqueens_numba import _device, _kernels, _runner, _split, config
+from nqueens_numba import _gpu, checkpoint, counting
 from nqueens_numba._gpu import CudaDevices
 from nqueens_numba.board import QUEEN
 
@@ -82,6 +88,34 @@ def count_on_gpu(n, method, gpus):
     return total, timings
 
 
+def interrupt_and_resume(n, seconds, folder):
+    """Stop a checkpointed GPU count of ``n`` after about ``seconds``, resume it, check it."""
+    path = os.path.join(folder, f"n{n}.json")
+    start = time.perf_counter()
+
+    def stop_late(device, n_done):
+        if time.perf_counter() - start > seconds:
+            raise KeyboardInterrupt
+
+    _gpu.after_launch = stop_late
+    try:
+        counting.count_solutions(n, device="cuda", checkpoint=path)
+        print(f"interrupt n={n}: finished before {seconds} s")
+        return
+    except KeyboardInterrupt as exc:
+        print(f"interrupt n={n} after {time.perf_counter() - start:.1f} s: {exc}")
+    finally:
+        _gpu.after_launch = lambda device, n_done: None
+    saved = checkpoint.status(path)
+    print(f"  checkpoint: {saved['finished']} of {saved['total_subproblems']} subproblems, "
+          f"{saved['partial_count']} solutions so far")
+    start = time.perf_counter()
+    total = counting.count_solutions(n, device="cuda", checkpoint=path)
+    if total != config.A000170[n]:
+        sys.exit(f"resumed n={n}: {total}, OEIS A000170 says {config.A000170[n]}")
+    print(f"  resumed: {total} (exact) in {time.perf_counter() - start:.1f} s")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, nargs=2, default=(16, 21), metavar=("FROM", "TO"))
@@ -90,6 +124,8 @@ def main():
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--reference-depth", type=int, default=6)
     parser.add_argument("--no-reference", action="store_true")
+    parser.add_argument("--interrupt", type=float, nargs=2, default=None,
+                        metavar=("N", "SECONDS"))
     args = parser.parse_args()
     gpus = _device.require()  # RuntimeError, saying why, without a usable GPU
     cuda = _kernels.cuda
@@ -121,6 +157,8 @@ def main():
                       f"({t['states']} subproblems, depth {t['depth']}), copies "
                       f"{t['copy']:.3f} s, kernel {t['kernel']:.3f} s in {t['launches']} "
                       f"launches, total {t['total']:.3f} s{ratio}", flush=True)
+        if args.interrupt is not None:
+            interrupt_and_resume(int(args.interrupt[0]), args.interrupt[1], folder)
 
 
 if __name__ == "__main__":
