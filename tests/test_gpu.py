@@ -157,6 +157,22 @@ def test_constraints_and_superqueens(tmp_path):
     assert found[4:] == [44, 22]  # OEIS A051223, A051224
 
 
+def test_large_boards_with_few_free_rows(tmp_path):
+    """n = 31 (32-bit stack words, the highest column in bit 30) and n = 40, 63 (64-bit
+    words): a solution with eight rows left free counts as on the CPU."""
+    found = simulate("""
+        out = []
+        for n in (31, 40, 63):
+            queens = nq.construct(n)
+            preplaced = {r: int(queens[r]) for r in range(n) if not 3 <= r < 11}
+            out.append([nq.count_solutions(n, device="cuda", preplaced=preplaced),
+                        nq.count_solutions(n, preplaced=preplaced)])
+        print(json.dumps(out))
+    """, tmp_path)
+    for gpu, cpu in found:
+        assert gpu == cpu >= 1
+
+
 INTERRUPTED = """
     import sys
     path = "run.json"

@@ -64,11 +64,18 @@ _COMPLEMENT_BITS = 0b1001011
 
 
 @cuda.jit(device=True)
+def _gpu_full(n):
+    """The ``n`` board columns, ``1 <= n <= 63``, without overflowing ``int64`` on the way
+    at ``n = 63`` (the simulator checks)."""
+    return ((np.int64(1) << (n - 1)) - 1) * 2 + 1
+
+
+@cuda.jit(device=True)
 def _gpu_row_allow(n, row, b):
     """``symmetric._row_allow`` on the device: the columns the symmetric search allows in
     ``row`` below a first-row queen in column ``b``."""
     m = n - 1
-    full = (np.int64(1) << n) - 1
+    full = _gpu_full(n)
     side = np.int64(1) | (np.int64(1) << m)
     if row == m:
         near = (np.int64(1) << (b + 1)) - 1
@@ -169,7 +176,7 @@ def _count_kernel(levels, block, wide, knight):
         s_diag = cuda.shared.array(size, word)
         s_anti = cuda.shared.array(size, word)
         t = cuda.threadIdx.x
-        full = (np.int64(1) << n) - 1
+        full = _gpu_full(n)
         while True:
             j = cuda.atomic.add(counter, 0, 1)
             if j >= count:
@@ -290,7 +297,7 @@ def _symmetric_kernel(levels, block, wide, knight):
             c4 = np.int64(0)
             o4 = np.int64(0)
             o2 = np.int64(0)
-            full = (np.int64(1) << n) - 1
+            full = _gpu_full(n)
             cols = states[i, 0]
             diag = states[i, 1] & full
             anti = states[i, 2]
