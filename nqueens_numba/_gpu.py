@@ -18,7 +18,6 @@ subproblems.
 """
 import threading
 import time
-import warnings
 from contextlib import nullcontext
 
 import numpy as np
@@ -104,8 +103,8 @@ class CudaDevices:
 
     def load(self, split, progress=False):
         """Compile the GPU kernel of ``split`` (a launch on no subproblems on each GPU)
-        before the count starts; the CPU kernel too when a checkpoint may hold searches in
-        progress (they go on on the CPU)."""
+        before the count starts. (Searches in progress that a CPU checkpoint holds go on
+        on the CPU, whose kernel loads when they run.)"""
         cuda = _kernels.cuda
         job = split.job
         kernel, block = _kernel(job)
@@ -114,12 +113,12 @@ class CudaDevices:
 
         def compile_all():
             for device in self.devices:
-                with cuda.gpus[device], warnings.catch_warnings():
-                    warnings.simplefilter("ignore")  # a grid of one block: numba says so
+                with cuda.gpus[device]:
                     on = [cuda.to_device(a) for a in (
                         empty, np.zeros(1, np.int64), allow, np.zeros(1, np.int64),
                         np.zeros((1, split.width), np.int64))]
-                    kernel[1, block](*_args(job, on[0], on[1], on[2]), 0, 0, on[3], on[4])
+                    kernel[_grid(cuda, 0, block), block](
+                        *_args(job, on[0], on[1], on[2]), 0, 0, on[3], on[4])
                     cuda.synchronize()
 
         start = time.perf_counter()
@@ -173,9 +172,7 @@ class CudaDevices:
         zero = np.zeros(1, dtype=np.int64)
         cuda.synchronize()
         copied = time.perf_counter() - start
-        multiprocessors = getattr(cuda.current_context().device, "MULTIPROCESSOR_COUNT", 1)
-        most_blocks = max(1, multiprocessors * config.GPU_BLOCKS_PER_SM)
-        size = most_blocks * block  # the first launch: one subproblem per thread
+        size = _grid(cuda, 1 << 40, block) * block  # the first launch: one per thread
         spent = 0.0
         launches = 0
         args = _args(job, states, todo, allow)
@@ -187,8 +184,7 @@ class CudaDevices:
             with self._turns:
                 counter.copy_to_device(zero)
                 out = cuda.device_array((count, split.width), dtype=np.int64)
-                grid = min(most_blocks, -(-count // block))
-                kernel[grid, block](*args, first, count, counter, out)
+                kernel[_grid(cuda, count, block), block](*args, first, count, counter, out)
                 results = out.copy_to_host()
             seconds = time.perf_counter() - start
             spent += seconds
@@ -201,6 +197,20 @@ class CudaDevices:
             self.timings["copy"] += copied
             self.timings["kernel"] += spent
             self.timings["launches"] += launches
+
+
+def _grid(cuda, count, block):
+    """The blocks of a launch on ``count`` subproblems: ``config.GPU_BLOCKS_PER_SM`` per
+    multiprocessor of the current GPU, and at least 128 (numba-cuda warns of low occupancy
+    below; threads left without a subproblem end at once). Under numba's simulator, which
+    runs each block's threads as Python threads, no more than the subproblems need."""
+    from numba import config as numba_config
+
+    sms = getattr(cuda.current_context().device, "MULTIPROCESSOR_COUNT", 1)
+    most = max(1, sms * config.GPU_BLOCKS_PER_SM)
+    if numba_config.ENABLE_CUDASIM:
+        return max(1, min(most, -(-count // block)))
+    return max(most, 128)
 
 
 def _kernel(job):
@@ -239,9 +249,8 @@ def count_states(job, states, device=0):
         on = [cuda.to_device(a) for a in (states, np.arange(len(states), dtype=np.int64),
                                           _allow(job), np.zeros(1, np.int64))]
         out = cuda.device_array((len(states), job.width), dtype=np.int64)
-        multiprocessors = getattr(cuda.current_context().device, "MULTIPROCESSOR_COUNT", 1)
-        grid = min(max(1, multiprocessors * config.GPU_BLOCKS_PER_SM), -(-len(states) // block))
-        kernel[grid, block](*_args(job, on[0], on[1], on[2]), 0, len(states), on[3], out)
+        kernel[_grid(cuda, len(states), block), block](*_args(job, on[0], on[1], on[2]), 0,
+                                                       len(states), on[3], out)
         return out.copy_to_host()
 
 
