@@ -10,7 +10,8 @@
   checkpoint, and to stop promptly on Ctrl-C.
 * :func:`run_split`: the results of a split, run by :class:`LocalThreads`.
 
-An executor implements ``run(split, tracker)``: it runs the subproblems the tracker has
+An executor implements ``run(split, tracker)`` (and may implement ``load(split, progress)``,
+which compiles its kernels before the count starts): it runs the subproblems the tracker has
 pending (``tracker.pending``) and the searches in progress it resumed
 (``tracker.resumed``), reports each kernel call to it (:meth:`Tracker.report`), calls
 :meth:`Tracker.tick` now and then, and on Ctrl-C raises :meth:`Tracker.interrupted`. It
@@ -29,7 +30,7 @@ from ._pool import Crew
 from ._progress import COUNT_BAR_FORMAT, compile_first, progress_bar
 from .checkpoint import Checkpoint, CheckpointError
 
-__all__ = ["Tracker", "LocalThreads", "run_split"]
+__all__ = ["Tracker", "LocalThreads", "run_split", "execute", "load_kernel"]
 
 
 # --------------------------------------------------------------------------- counting
@@ -319,11 +320,7 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
         results = job(split.states)
         _kernels.loaded_counts.add(kernel)
         return results
-    # Compiled (or loaded) here, where Ctrl-C can stop it, and before any bar starts (once
-    # per kernel and process: a warm count does not ask again).
-    if progress or kernel not in _kernels.loaded_counts:
-        compile_first(lambda: job.run(split.states[:0], job.piece(0), 1), "count", progress)
-        _kernels.loaded_counts.add(kernel)
+    getattr(executor, "load", load_kernel)(split, progress)
     tracker = Tracker(split, checkpoint, progress, save_every, executor.where)
     finished = False
     try:
@@ -332,6 +329,18 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
     finally:
         tracker.close(finished)
     return tracker.results
+
+
+def load_kernel(split, progress=False):
+    """Compile (or load) the CPU kernel of ``split`` here, where Ctrl-C can stop it, and
+    before any bar starts: once per kernel and process (a warm count does not ask again:
+    ``_kernels.loaded_counts``). An executor with a ``load(split, progress)`` method loads
+    its own kernels instead."""
+    job = split.job
+    kernel = (split.method, split.board.flag, job.constrained)
+    if progress or kernel not in _kernels.loaded_counts:
+        compile_first(lambda: job.run(split.states[:0], job.piece(0), 1), "count", progress)
+        _kernels.loaded_counts.add(kernel)
 
 
 def run_split(split, n_threads, *, progress=False, checkpoint=None, save_every=None):

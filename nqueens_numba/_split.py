@@ -10,11 +10,12 @@ run the split and never re-decide; :meth:`Split.total` adds the results up. The 
 take their subproblems from :func:`enumeration_split` and :func:`stream_split`. Nothing here
 searches but the kernels that enumerate prefixes.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import _breadth, _kernels, _pieces, _validate, checkpoint, config
+from . import _breadth, _device, _kernels, _validate, checkpoint, config
+from ._job import SYMMETRIC_RESULTS, CountJob
 from .board import QUEEN, Board
 from .constraints import Constraints
 
@@ -26,10 +27,6 @@ __all__ = ["METHODS", "SYMMETRIC_RESULTS", "SYMMETRIC_KERNEL_MIN_N", "Split", "C
 
 #: Counting methods: mirror halving, and the D4-symmetric search.
 METHODS = ("halving", "symmetric")
-
-#: What each subproblem of the symmetric search records (kernel job ``symmetric``).
-SYMMETRIC_RESULTS = ("leaves with 1 tied edge", "2 tied edges", "3 tied edges",
-                     "4 tied edges", "orbits of 4", "orbits of 2")
 
 #: Smallest board the symmetric kernel searches: two prefix rows above its unrolled tail.
 #: Smaller boards have no symmetric split; their orbits are found by enumeration.
@@ -215,82 +212,6 @@ def mirror_weights(n, states, halved):
         return np.ones(len(states), dtype=np.int64)
     return np.where(2 * states[:, 3] < n - 1, 2, 1).astype(np.int64)
 
-
-# --------------------------------------------------------------------------- the job
-
-
-class CountJob:
-    """The counting kernel of a split, bound to everything but the states it counts.
-
-    Small and picklable: a thread of the local pool and a Dask worker call it alike on a
-    batch of states, shape ``(k, 3 + depth)`` int64, and get ``(k, width)`` int64 results
-    (:meth:`__call__`), or run it for a budget of steps and keep the search in progress
-    (:meth:`run`). The kernel comes from :func:`nqueens_numba._kernels.entry` (job
-    ``"symmetric"`` or ``"count"`` on the board, constrained or not).
-
-    Parameters
-    ----------
-    n, depth : int
-    method : {"halving", "symmetric"}
-    allow : numpy.ndarray, shape (n,), dtype int64, or None
-        Per-row allowed squares (all ones without constraints; ``None`` for the symmetric
-        search, which has its own).
-    board : Board
-    constrained : bool
-        Whether ``allow`` comes from constraints.
-    """
-
-    def __init__(self, n, depth, method, allow=None, board=QUEEN, constrained=False):
-        self.n = n
-        self.depth = depth
-        self.method = method
-        self.allow = allow
-        self.board = board
-        self.constrained = constrained
-        self.width = len(SYMMETRIC_RESULTS) if method == "symmetric" else 1
-
-    def __call__(self, states):
-        """The results of every state of a batch, in one kernel call (no budget)."""
-        return self.run(states, self.piece(0), 1 << 62)[0]
-
-    def remaining(self, state, piece):
-        """:func:`nqueens_numba._pieces.remaining` of ``piece`` (below ``state``)."""
-        return _pieces.remaining(self, state, piece)
-
-    def check_piece(self, state, piece):
-        """:func:`nqueens_numba._pieces.check_piece` of ``piece`` (below ``state``)."""
-        return _pieces.check_piece(self, state, piece)
-
-    @property
-    def max_level(self):
-        """Deepest level of a piece's stack; -1 when a subproblem has no stack (it leaves
-        at most ``TAIL_ROWS`` rows and is counted at once)."""
-        return self.n - _kernels.TAIL_ROWS - 1 - self.depth
-
-    def piece(self, index):
-        """A piece for subproblem ``index``, not started."""
-        return _pieces.Piece(int(index), np.zeros((self.n + 1, 4), dtype=np.int64),
-                     np.full(1, -1, dtype=np.int64), np.zeros(self.width, dtype=np.int64))
-
-    def run(self, states, piece, budget):
-        """Count a batch of states in order for about ``budget`` steps of the search
-        (``config.COUNT_BUDGET`` take about 0.1 s).
-
-        ``piece`` is the cursor: if started, it is the search of ``states[0]`` in progress.
-        Returns ``(counts, n_done)``: ``counts``, shape ``(k, width)``, int64, holds the
-        results of the first ``n_done`` states, which are finished; the next one is then in
-        ``piece`` (started, or not when the budget ran out between two states). A piece's
-        ``partial`` and ``counts[0]`` of a resumed piece are this piece's results alone.
-        """
-        if self.width > 1:
-            counts, done = _kernels.entry("symmetric", self.board)(
-                self.n, states, self.depth, piece.stack, piece.level, piece.partial,
-                np.empty((2, self.n), dtype=np.int64), budget)
-        else:
-            counts, done = _kernels.entry("count", self.board, self.constrained)(
-                self.n, states, self.depth, self.allow, piece.stack, piece.level,
-                piece.partial, budget)
-        return np.asarray(counts, dtype=np.int64).reshape(len(states), self.width), int(done)
 
 # --------------------------------------------------------------------------- the split
 
@@ -510,6 +431,8 @@ class CountPlan:
         With ``engine == "answer"``.
     known : int or None
         The total count from OEIS A000170 (plain queens, ``n <= 27``), else ``None``.
+    device : {"cpu", "cuda"}
+        Where a split runs: this machine's threads, or GPUs (:mod:`nqueens_numba._gpu`).
     """
 
     n: int
@@ -521,6 +444,7 @@ class CountPlan:
     split: Split = None
     answer: int = None
     known: int = None
+    device: str = "cpu"
 
 
 #: The engine that answers a plain count of each small board without a split (when the plan
@@ -530,7 +454,8 @@ _SHORTCUTS = {QUEEN: {n: "breadth" if is_breadth(n) else "small"
 
 
 def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
-               prefix_depth=None, n_threads=1, checkpoint=None, shortcuts=True):
+               prefix_depth=None, n_threads=1, checkpoint=None, shortcuts=True, device="cpu",
+               gpu_usable=None):
     """The plan of a count: the one place that decides its engine and method.
 
     Parameters
@@ -553,6 +478,14 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     shortcuts : bool
         Whether the count may be answered without a split (no progress bar); only with
         the automatic method, no checkpoint and no prefix depth.
+    device : {"cpu", "cuda", "auto"}
+        Validated; resolved here (:func:`nqueens_numba._device.decide`). On ``"cuda"`` a
+        split is sized for ``config.GPU_SPLIT_THREADS`` threads, never run in the calling
+        thread (``direct``), and no shortcut is taken; what has no split (the empty board,
+        boards whose orbits are enumerated) is answered on the CPU.
+    gpu_usable : bool, optional
+        Whether ``"auto"`` may take a GPU (``None``: whether this machine has a usable one;
+        a Dask count says whether its workers do).
 
     Raises
     ------
@@ -568,9 +501,13 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     if board.restricted:
         board.check_combination(constraints, method, fundamental, prefix_depth)
     method = choose_method(n, method, fundamental, constraints, board)
+    device = _device.decide(device, n, board, method, constraints is not None, gpu_usable)
     plan = dict(n=n, board=board, result=result, method=method, constraints=constraints,
-                known=board.totals.get(n))
-    shortcuts = shortcuts and auto and prefix_depth is None and checkpoint is None
+                known=board.totals.get(n), device=device)
+    shortcuts = (shortcuts and auto and prefix_depth is None and checkpoint is None
+                 and device == "cpu")
+    if device == "cuda":
+        n_threads = config.GPU_SPLIT_THREADS
     if n == 0 or (n in board.unsolvable and checkpoint is None):
         return CountPlan(engine="answer", answer=int(n == 0), **plan)
     if result == "first_row":  # mirror halving, then copied, on the plain board only
@@ -597,4 +534,6 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     if prefix_depth is None and checkpoint is not None:
         prefix_depth = resumed_depth(checkpoint, n, method, board)
     split = count_split(n, method, n_threads, prefix_depth, constraints, board=board)
+    if device == "cuda":
+        split = replace(split, direct=False)
     return CountPlan(engine="split", split=split, **plan)

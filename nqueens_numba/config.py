@@ -163,3 +163,25 @@ A000170 = (
     24233937684440, 227514171973736, 2207893435808352, 22317699616364044,
     234907967154122528,
 )
+
+#: GPU counts (``device="cuda"``). ``device="auto"`` takes a usable GPU from this board order
+#: on: below it a count takes milliseconds on the CPU, less than a GPU's context and first
+#: launch.
+GPU_MIN_N = 13
+
+#: The split of a GPU count is sized as for this many CPU threads (``TASKS_PER_THREAD``
+#: subproblems each, up to ``MAX_SUBPROBLEMS``): many more subproblems than a GPU has
+#: resident threads, so that the atomic counter balances the uneven subtrees and every
+#: launch is short. Not yet measured on a GPU.
+GPU_SPLIT_THREADS = 1 << 14
+
+#: Threads per block of the GPU kernels (fewer when the per-thread stacks would not fit in a
+#: block's 48 KiB of shared memory), and blocks per multiprocessor of a launch. Not yet
+#: measured on a GPU.
+GPU_BLOCK = 128
+GPU_BLOCKS_PER_SM = 4
+
+#: Seconds of GPU work a launch aims at (the number of subproblems it takes adapts to the
+#: measured time per subproblem): the most a Ctrl-C waits for, and the unit of progress and
+#: checkpointing of a GPU count.
+GPU_LAUNCH_SECONDS = 1.0

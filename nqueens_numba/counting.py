@@ -12,7 +12,8 @@ from contextlib import nullcontext
 
 import numpy as np
 
-from . import _breadth, _docs, _kernels, _pool, _progress, _runner, _split, _validate, config, symmetry
+from . import (_breadth, _device, _docs, _kernels, _pool, _progress, _runner, _split,
+               _validate, config, symmetry)
 from .board import board_of
 from .checkpoint import CheckpointError
 from .constraints import check_constraints
@@ -27,7 +28,7 @@ class LongCountWarning(UserWarning):
 
 def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix_depth=None,
                     progress=False, checkpoint=None, checkpoint_every=None, preplaced=None,
-                    blocked=None, piece="queen", torus=False):
+                    blocked=None, piece="queen", torus=False, device="cpu", devices=None):
     """Total number of solutions of the n-queens problem (OEIS A000170), or of fundamental ones.
 
     Parameters
@@ -97,6 +98,17 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         toroidal queens by least steps (``"halving"`` only; see Notes; ``fundamental``
         classifies their solutions by enumeration). The variants cannot be combined with
         each other or with ``preplaced`` or ``blocked``.
+    device : {"cpu", "cuda", "auto"}, optional
+        Where the subproblems are counted: this machine's threads (default), GPUs through
+        numba-cuda (``pip install "nqueens_numba[cuda]"``; both methods, ``fundamental``,
+        ``preplaced``/``blocked`` and superqueens; not the torus), or ``"auto"``: a usable
+        GPU from ``n = 13`` (``config.GPU_MIN_N``) on, else the CPU. The same split, the
+        same results, the same checkpoint file (a GPU count resumes on the CPU and the
+        reverse). Boards with no split (the empty board, the orbits of boards under 7)
+        are answered on the CPU.
+    devices : sequence of int, optional
+        With ``device="cuda"``: the GPUs to use (``numba.cuda.gpus`` numbers); every
+        visible GPU by default, one host thread each.
 
     Returns
     -------
@@ -120,13 +132,21 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         ``ValueError`` for an unknown ``piece``, and for the combinations of a variant
         named above (``TypeError`` for a ``piece`` that is not a string, a ``torus`` that
         is not a bool).
+        ``TypeError`` for a ``device`` that is not a string or ``devices`` that are not
+        integers; ``ValueError`` for another ``device``, ``devices`` with
+        ``device="cpu"``, a GPU number that is not visible, and ``device="cuda"`` on the
+        torus.
+    RuntimeError
+        With ``device="cuda"`` when no GPU is usable: the message says what is missing
+        (the NVIDIA driver, a visible GPU, numba's CUDA support) and what to install.
     nqueens_numba.checkpoint.CheckpointError
         (a ``ValueError``) If ``checkpoint`` is damaged or was written for another count;
         the file is left unchanged.
     KeyboardInterrupt
         On Ctrl-C: the count stops within about a second at any ``n`` (the kernels return
-        after a work budget of ``config.COUNT_BUDGET`` steps with their stack saved), saves
-        ``checkpoint`` if given, with the searches in progress, and says how far it got.
+        after a work budget of ``config.COUNT_BUDGET`` steps with their stack saved; a GPU
+        launch takes about ``config.GPU_LAUNCH_SECONDS``), saves ``checkpoint`` if given,
+        with the searches in progress, and says how far it got.
 
     Warns
     -----
@@ -171,7 +191,11 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     many more subproblems than threads, each small (see ``config.TASKS_PER_THREAD`` and
     ``config.SOLUTIONS_PER_SUBPROBLEM``). A pool of ``n_threads`` threads takes batches of
     them as it goes, so no thread idles while others work; each subproblem's count goes to
-    its own slot and Python sums the slots as exact integers.
+    its own slot and Python sums the slots as exact integers. On a GPU
+    (:mod:`nqueens_numba._kernels.gpu`) each GPU thread takes whole subproblems from an
+    atomic counter and searches them with an explicit stack in shared memory; launches of
+    about ``config.GPU_LAUNCH_SECONDS`` report each subproblem's results as the CPU
+    kernels do.
 
     References
     ----------
@@ -214,13 +238,36 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     cons = (None if preplaced is None and blocked is None
             else check_constraints(n, preplaced, blocked))
     board = board_of(piece, torus)
+    device, devices = _devices(device, devices)
     with _progress.compiling_notice(True, "count") if progress else nullcontext():
         plan = _split.plan_count(n, board, result="fundamental" if fundamental else "total",
                                  method=method, constraints=cons, prefix_depth=prefix_depth,
                                  n_threads=n_threads, checkpoint=checkpoint,
-                                 shortcuts=not progress)
-        return run_plan(plan, _runner.LocalThreads(n_threads), progress=progress,
+                                 shortcuts=not progress, device=device)
+        return run_plan(plan, executor_of(plan, n_threads, devices), progress=progress,
                         checkpoint=checkpoint, save_every=checkpoint_every)
+
+
+def _devices(device, devices):
+    """Validated ``(device, devices)``."""
+    device = _device.check_device(device)
+    devices = _device.check_devices(devices)
+    if devices is not None and device == "cpu":
+        raise ValueError("devices applies only with device='cuda' or 'auto'")
+    return device, devices
+
+
+def executor_of(plan, n_threads, devices=None):
+    """The executor of ``plan``'s split: this machine's ``n_threads`` threads, or the GPUs
+    ``devices`` (every visible one by default) when the plan chose ``device="cuda"``
+    (``RuntimeError`` when no GPU is usable, whatever the engine)."""
+    if plan.device == "cuda":
+        gpus = _device.require(devices)
+        if plan.engine == "split":
+            from ._gpu import CudaDevices
+
+            return CudaDevices(gpus)
+    return _runner.LocalThreads(n_threads)
 
 
 def run_plan(plan, executor, *, progress=False, checkpoint=None, save_every=None):
@@ -233,7 +280,8 @@ def run_plan(plan, executor, *, progress=False, checkpoint=None, save_every=None
     """
     if plan.engine != "split":
         return _ENGINES[plan.engine](plan, executor.threads)
-    warn_if_long(plan, executor.threads, checkpoint is not None)
+    if plan.device == "cpu":  # the estimate is of this machine's CPU time
+        warn_if_long(plan, executor.threads, checkpoint is not None)
     split = plan.split
     results = _runner.execute(split, executor, progress=progress, checkpoint=checkpoint,
                               save_every=save_every)
@@ -379,12 +427,16 @@ def warn_if_long(plan, n_threads, checkpointed):
 
 
 @_docs.fill
-def symmetry_classes(n, *, n_threads=None, piece="queen", torus=False):
+def symmetry_classes(n, *, n_threads=None, piece="queen", torus=False, device="cpu",
+                     devices=None):
     """Number of fundamental solutions by the size of their D4 orbit.
 
     %(count_parameters)s
         The board, as in :func:`count_solutions` (superqueens by the symmetric search,
         toroidal queens by enumeration).
+    device : {"cpu", "cuda", "auto"}, optional
+    devices : sequence of int, optional
+        As in :func:`count_solutions`.
 
     Returns
     -------
@@ -412,8 +464,10 @@ def symmetry_classes(n, *, n_threads=None, piece="queen", torus=False):
     """
     n = _validate.board_order(n)
     n_threads = _validate.threads(n_threads)
-    plan = _split.plan_count(n, board_of(piece, torus), result="orbits", n_threads=n_threads)
-    orbits = run_plan(plan, _runner.LocalThreads(n_threads))
+    board = board_of(piece, torus)
+    device, devices = _devices(device, devices)
+    plan = _split.plan_count(n, board, result="orbits", n_threads=n_threads, device=device)
+    orbits = run_plan(plan, executor_of(plan, n_threads, devices))
     return {size: orbits[size] for size in (8, 4, 2, 1) if orbits.get(size)}
 
 

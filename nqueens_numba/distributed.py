@@ -21,12 +21,12 @@ import time
 
 import numpy as np
 
-from . import _split, _validate, config
+from . import _device, _runner, _split, _validate, config
 from .board import board_of
 from .constraints import check_constraints
 from .counting import run_plan
 
-__all__ = ["count_solutions", "connect"]
+__all__ = ["count_solutions", "connect", "gpu_workers"]
 
 
 def _total_threads(client):
@@ -81,7 +81,7 @@ def connect(address, *, timeout=10):
 
 def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=None,
                     tasks_per_worker=8, checkpoint=None, checkpoint_every=None, progress=False,
-                    preplaced=None, blocked=None, piece="queen", torus=False):
+                    preplaced=None, blocked=None, piece="queen", torus=False, device="cpu"):
     """Total number of solutions (OEIS A000170), or fundamental ones, counted on a Dask cluster.
 
     The split of the local count (see :func:`nqueens_numba.count_solutions`) is built here,
@@ -122,6 +122,12 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
         The board, as in :func:`nqueens_numba.count_solutions`: superqueens or toroidal
         queens (each board's own counting kernels; the
         toroidal fundamental count runs locally).
+    device : {"cpu", "cuda", "auto"}, optional
+        ``"cuda"``: the batches run on the workers that have a usable GPU
+        (:func:`nqueens_numba.count_solutions`'s GPU kernels, each batch counted whole in
+        one launch on the worker's first GPU: run one worker per GPU, as
+        ``dask_cuda.LocalCUDACluster`` does); ``"auto"``: so when a worker has one and
+        ``n >= config.GPU_MIN_N``, else the workers' threads.
 
     Returns
     -------
@@ -133,7 +139,8 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
         As :func:`nqueens_numba.count_solutions`; ``tasks_per_worker`` must be a positive
         integer.
     RuntimeError
-        If the cluster has no workers.
+        If the cluster has no workers, or with ``device="cuda"`` no worker with a usable
+        GPU (the message gives each worker's reason).
 
     Examples
     --------
@@ -151,36 +158,105 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
         if checkpoint is None:
             raise ValueError("checkpoint_every applies only with checkpoint=FILE")
     cons = check_constraints(n, preplaced, blocked)
-    executor = DaskBatches(client, tasks_per_worker)
+    device = _device.check_device(device)
+    gpus = gpu_workers(client, required=device == "cuda") if device != "cpu" else []
+    executor = DaskBatches(client, tasks_per_worker, gpus)
     plan = _split.plan_count(n, board_of(piece, torus),
                              result="fundamental" if fundamental else "total", method=method,
                              constraints=cons, prefix_depth=prefix_depth,
                              n_threads=executor.threads, checkpoint=checkpoint,
-                             shortcuts=False)
+                             shortcuts=False, device=device, gpu_usable=bool(gpus))
+    if plan.device != "cuda":
+        executor.gpus = None
     return run_plan(plan, executor, progress=progress, checkpoint=checkpoint,
                     save_every=checkpoint_every)
 
 
+def _gpu_problem():
+    """On a worker: why it has no usable GPU, or ``None``."""
+    return _device.problem()
+
+
+def gpu_workers(client, required=True):
+    """The addresses of the workers with a usable GPU (``[]`` when none and not
+    ``required``).
+
+    Raises
+    ------
+    RuntimeError
+        When ``required`` and no worker has one: the message gives each worker's reason.
+    """
+    problems = client.run(_gpu_problem)
+    found = sorted(address for address, why in problems.items() if why is None)
+    if required and not found:
+        reasons = "; ".join(f"{address}: {why}" for address, why in sorted(problems.items()))
+        raise RuntimeError(f"device='cuda': no Dask worker has a usable GPU "
+                           f"({reasons or 'no workers'})")
+    return found
+
+
 class DaskBatches:
     """The executor of a split on a Dask cluster (see :mod:`nqueens_numba._runner` for
-    the interface): about ``tasks_per_worker`` batches per worker thread.
+    the interface): about ``tasks_per_worker`` batches per worker thread, or per GPU worker.
 
     Parameters
     ----------
     client : distributed.Client
     tasks_per_worker : int
+    gpus : list of str, optional
+        The addresses of workers with a GPU: the batches run there, on the GPU kernels
+        (:func:`nqueens_numba._gpu.count_states`); ``None``: on the workers' threads.
     """
 
-    where = " on Dask"
-
-    def __init__(self, client, tasks_per_worker):
+    def __init__(self, client, tasks_per_worker, gpus=None):
         self.client = client
         self.tasks_per_worker = tasks_per_worker
         self.threads = _total_threads(client)
+        self.gpus = gpus
+
+    @property
+    def where(self):
+        return " on Dask GPUs" if self.gpus else " on Dask"
+
+    def load(self, split, progress=False):
+        """Compile the CPU kernel here when the batches run on the workers' threads (as a
+        local count does); a GPU count compiles on its workers."""
+        if not self.gpus:
+            _runner.load_kernel(split, progress)
 
     def run(self, split, tracker):
-        _run_batches(self.client, split, tracker, self.threads * self.tasks_per_worker,
-                     self.threads)
+        if self.gpus:
+            _run_gpu_batches(self.client, split, tracker,
+                             len(self.gpus) * self.tasks_per_worker, self.gpus)
+        else:
+            _run_batches(self.client, split, tracker, self.threads * self.tasks_per_worker,
+                         self.threads)
+
+
+def _run_gpu_batches(client, split, tracker, n_batches, workers):
+    """Every subproblem of ``split`` counted whole on the GPUs of ``workers``, in about
+    ``n_batches`` batches (each one task, one launch), reported to ``tracker`` as they
+    finish. Searches in progress that a CPU count saved go on here first, on the CPU."""
+    from distributed import as_completed
+
+    from ._gpu import count_states, resume_on_cpu
+
+    resume_on_cpu(split, tracker)
+    pending = tracker.pending
+    tasks = {}
+    for batch in np.array_split(pending, max(1, min(n_batches, len(pending)))):
+        if len(batch):
+            future = client.submit(count_states, split.job,
+                                   np.ascontiguousarray(split.states[batch]), workers=workers,
+                                   allow_other_workers=False, pure=False)
+            tasks[future] = batch
+    try:
+        for future in as_completed(list(tasks)):
+            tracker.finish(tasks.pop(future), future.result())
+            tracker.tick()
+    except KeyboardInterrupt:
+        client.cancel(list(tasks))
+        raise tracker.interrupted() from None
 
 
 

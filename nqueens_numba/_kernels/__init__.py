@@ -9,6 +9,7 @@
 ``local_search``   min-conflicts repair of one solution
 ``trace``          the search, event by event
 ``estimate``       nodes per depth of the search tree, exactly or by random probes
+``gpu``            the CUDA kernels of a count (numba-cuda), loaded only for a GPU count
 =================  ================================================================
 
 Callers get every kernel from one table, :func:`entry`: ``entry(job, board, constrained)``
@@ -54,6 +55,8 @@ _FAMILY = {
         "_IMAGE_COMPLEMENT", "_IMAGE_INVERSE", "_IMAGE_REVERSE", "_count_symmetric_knight_run",
         "_count_symmetric_run", "_symmetric_allow", "_symmetric_knight_prefixes",
         "_symmetric_prefixes"], "symmetric"),
+    **dict.fromkeys(["cuda", "numpy_shim", "launch_shape", "_gpu_count", "_gpu_knight_count",
+                     "_gpu_symmetric", "_gpu_knight_symmetric"], "gpu"),
     **dict.fromkeys(["_trace_knight_search",
                      "_trace_search", "_trace_torus_search"], "trace"),
 }
@@ -78,6 +81,10 @@ _FAMILY = {
 #: ``probe``         ``(n, states, depth, tail, first, n_probes, base, extra, rng, sums,
 #:                   squares)``: random probes of an estimate
 #: ``trace``         ``(n, allow, events, stack)``: the search event by event
+#: ``gpu_count``     ``(levels, block, wide)``: the CUDA kernel of ``count`` (allowed
+#:                   squares always given) for stacks of ``levels`` levels, blocks of
+#:                   ``block`` threads, ``int64`` stack words if ``wide`` (``gpu``)
+#: ``gpu_symmetric`` the same of ``symmetric``
 #: ================  ==================================================================
 _BY_BOARD = {  # job: kernels of (queens, queens with allowed squares, torus, superqueens)
     "count": ("_count_batch", "_count_allowed_batch", "_count_torus_batch",
@@ -93,6 +100,8 @@ _BY_BOARD = {  # job: kernels of (queens, queens with allowed squares, torus, su
     "profile": ("_profile_run", None, "_profile_torus_run", "_profile_knight_run"),
     "probe": ("_probe_states", None, "_probe_torus_states", "_probe_knight_states"),
     "trace": ("_trace_search", "_trace_search", "_trace_torus_search", "_trace_knight_search"),
+    "gpu_count": ("_gpu_count", "_gpu_count", None, "_gpu_knight_count"),
+    "gpu_symmetric": ("_gpu_symmetric", None, None, "_gpu_knight_symmetric"),
 }
 #: Jobs whose kernel does not depend on the board.
 _ANY_BOARD = {"start_cursor": "_start_cursor", "mirror_rows": "_mirror_rows",
@@ -108,7 +117,7 @@ _ENTRIES = {
 }
 
 __all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "cache_directory",
-           "cache_of", "entry", "images", "is_ours", "loaded_counts", "notice",
+           "cache_of", "entry", "has", "images", "is_ours", "loaded_counts", "notice",
            "said_compiling"]
 
 #: The count kernels compiled or loaded in this process, as ``(method, board flag,
@@ -169,6 +178,11 @@ def _install_first_compile_notice():
             pass
 
     event.register("numba:compile", Listener())
+
+
+def has(job, board=None, constrained=False):
+    """Whether :func:`entry` has a kernel of ``job`` on ``board`` (without loading it)."""
+    return (job, 0 if board is None else board.flag, bool(constrained)) in _ENTRIES
 
 
 def entry(job, board=None, constrained=False):

@@ -12,6 +12,9 @@ def count_command(args, out):
     if args.checkpoint_every is not None:  # checked first, as the other options
         _validate.seconds(args.checkpoint_every, "checkpoint_every")
     if args.scheduler is not None:
+        if args.gpus is not None:
+            raise ValueError("--gpus does not apply with --scheduler (the workers with a "
+                             "GPU count on it: run one worker per GPU)")
         total = _count_on_dask(args)
     else:
         total = counting.count_solutions(
@@ -19,7 +22,8 @@ def count_command(args, out):
             fundamental=args.fundamental, prefix_depth=args.prefix_depth,
             progress=args.progress, checkpoint=args.checkpoint,
             checkpoint_every=args.checkpoint_every, preplaced=args.preplace,
-            blocked=load_blocked(args.blocked), piece=args.piece, torus=args.torus)
+            blocked=load_blocked(args.blocked), piece=args.piece, torus=args.torus,
+            device=args.device, devices=args.gpus)
     stop_if_signalled()
     out.write(f"{total}\n")
 
@@ -44,7 +48,7 @@ def _count_on_dask(args):
             prefix_depth=args.prefix_depth, checkpoint=args.checkpoint,
             checkpoint_every=args.checkpoint_every, progress=args.progress,
             preplaced=args.preplace, blocked=load_blocked(args.blocked), piece=args.piece,
-            torus=args.torus)
+            torus=args.torus, device=args.device)
     finally:
         cluster = getattr(client, "nqueens_cluster", None)
         client.close()

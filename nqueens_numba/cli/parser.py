@@ -2,7 +2,7 @@
 statuses."""
 import argparse
 
-from .. import _split, config, export, huge
+from .. import _device, _split, config, export, huge
 from .._version import __version__
 from ..board import PIECES
 from . import values
@@ -104,6 +104,16 @@ def build_parser():
         help=f"with --checkpoint: write FILE about every S seconds (default: "
         f"{config.CHECKPOINT_SECONDS:g}; 0: after every kernel call, a few times a second "
         f"per thread; inf: only when stopped and at the end)",
+    )
+    count.add_argument(
+        "--device", choices=_device.DEVICES, default="cpu",
+        help="where to count: this machine's threads (default), GPUs through numba-cuda "
+        "(pip install 'nqueens_numba[cuda]'; not the torus), or auto: a usable GPU from "
+        f"N = {config.GPU_MIN_N}, else the CPU",
+    )
+    count.add_argument(
+        "--gpus", type=int, nargs="+", default=None, metavar="I",
+        help="with --device cuda: the GPUs to use, by number (default: every visible one)",
     )
     count.add_argument(
         "--scheduler", metavar="ADDRESS", default=None,

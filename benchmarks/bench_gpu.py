@@ -1,0 +1,165 @@
+"""GPU counts (``device="cuda"``) checked against OEIS A000170 and timed beside a CUDA C
+reference counter, on a machine with a GPU.
+
+    python benchmarks/bench_gpu.py [--n 16 21] [--methods symmetric halving] [--repeat 1]
+                                   [--reference-depth 6] [--no-reference]
+                                   [--interrupt N SECONDS]
+
+For each board order and method: the host split (``plan_count``: prefixes and weights),
+the copies of the states to the GPU, the kernel launches (results copied back included),
+and the total of a warm ``run_plan``; the kernels' compile time is printed once per kernel
+shape (numba-cuda compiles on first launch; each stack size is a kernel of its own). Every
+count is checked against OEIS A000170 (the script stops on a wrong one).
+
+``benchmarks/gpu_reference.cu`` (mirror halving, 32-bit masks, per-thread stacks in shared
+memory, an atomic work counter, one reduction per block) is built with ``nvcc -O3
+-arch=native`` and run in the same process's session, on the same GPU, for the same n; the
+ratio printed is this package's total time over the reference's kernel time (below 1: this
+package is faster).
+
+``--interrupt N SECONDS``: a checkpointed GPU count of ``N`` is stopped after about
+``SECONDS`` (between two launches, as Ctrl-C stops it), then resumed from its checkpoint;
+prints how many subproblems the checkpoint held, and checks the resumed count against OEIS.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from _timing import best
+from nqueens_numba import _device, _kernels, _runner, _split, config
+from nqueens_numba import _gpu, checkpoint, counting
+from nqueens_numba._gpu import CudaDevices
+from nqueens_numba.board import QUEEN
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def build_reference(folder):
+    """The path of the compiled reference, or ``None`` (with a line why) without nvcc."""
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        print("reference: nvcc not found, skipped")
+        return None
+    exe = os.path.join(folder, "gpu_reference")
+    subprocess.run([nvcc, "-O3", "-arch=native", "-o", exe,
+                    os.path.join(HERE, "gpu_reference.cu")], check=True)
+    return exe
+
+
+def run_reference(exe, n, depth, repeat):
+    """``(count, host seconds, kernel seconds)`` of the reference for ``n``."""
+    out = subprocess.run([exe, str(n), str(depth), str(max(repeat, 1))], check=True,
+                         capture_output=True, text=True).stdout
+    found = dict(re.findall(r"(\w+)=([\d.]+)", out))
+    return int(found["count"]), float(found["host"]), float(found["kernel"])
+
+
+def load(n, method, gpus, compiled):
+    """Compile the kernel of the count of ``n`` by ``method`` if its shape is new (numba-cuda
+    compiles a kernel per stack size on first launch); print how long it took."""
+    split = _split.plan_count(n, QUEEN, method=method, device="cuda").split
+    shape = (method,) + _kernels.launch_shape(split.n, split.depth, config.GPU_BLOCK)
+    if shape not in compiled:
+        executor = CudaDevices(gpus)
+        executor.load(split)
+        compiled[shape] = executor.timings["compile"]
+        print(f"  compile {method} kernel (n={n}, depth {split.depth}): "
+              f"{compiled[shape]:.2f} s")
+
+
+def count_on_gpu(n, method, gpus):
+    """One warm GPU count: ``(count, timings)`` with the seconds of each part."""
+    start = time.perf_counter()
+    plan = _split.plan_count(n, QUEEN, method=method, device="cuda")
+    host = time.perf_counter() - start
+    split = plan.split
+    executor = CudaDevices(gpus)
+    start = time.perf_counter()
+    results = _runner.execute(split, executor)
+    total = split.total(results)
+    run = time.perf_counter() - start
+    timings = dict(executor.timings, host=host, run=run, total=host + run,
+                   states=len(split.states), depth=split.depth)
+    return total, timings
+
+
+def interrupt_and_resume(n, seconds, folder):
+    """Stop a checkpointed GPU count of ``n`` after about ``seconds``, resume it, check it."""
+    path = os.path.join(folder, f"n{n}.json")
+    start = time.perf_counter()
+
+    def stop_late(device, n_done):
+        if time.perf_counter() - start > seconds:
+            raise KeyboardInterrupt
+
+    _gpu.after_launch = stop_late
+    try:
+        counting.count_solutions(n, device="cuda", checkpoint=path)
+        print(f"interrupt n={n}: finished before {seconds} s")
+        return
+    except KeyboardInterrupt as exc:
+        print(f"interrupt n={n} after {time.perf_counter() - start:.1f} s: {exc}")
+    finally:
+        _gpu.after_launch = lambda device, n_done: None
+    saved = checkpoint.status(path)
+    print(f"  checkpoint: {saved['finished']} of {saved['total_subproblems']} subproblems, "
+          f"{saved['partial_count']} solutions so far")
+    start = time.perf_counter()
+    total = counting.count_solutions(n, device="cuda", checkpoint=path)
+    if total != config.A000170[n]:
+        sys.exit(f"resumed n={n}: {total}, OEIS A000170 says {config.A000170[n]}")
+    print(f"  resumed: {total} (exact) in {time.perf_counter() - start:.1f} s")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, nargs=2, default=(16, 21), metavar=("FROM", "TO"))
+    parser.add_argument("--methods", nargs="+", default=["symmetric", "halving"],
+                        choices=_split.METHODS)
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--reference-depth", type=int, default=6)
+    parser.add_argument("--no-reference", action="store_true")
+    parser.add_argument("--interrupt", type=float, nargs=2, default=None,
+                        metavar=("N", "SECONDS"))
+    args = parser.parse_args()
+    gpus = _device.require()  # RuntimeError, saying why, without a usable GPU
+    cuda = _kernels.cuda
+    start = time.perf_counter()
+    cuda.current_context()
+    print(f"GPU: {cuda.get_current_device().name}; context {time.perf_counter() - start:.2f} s;"
+          f" block {config.GPU_BLOCK}, {config.GPU_BLOCKS_PER_SM} blocks per SM, launches "
+          f"of {config.GPU_LAUNCH_SECONDS:g} s")
+    compiled = {}
+    with tempfile.TemporaryDirectory() as folder:
+        exe = None if args.no_reference else build_reference(folder)
+        for n in range(args.n[0], args.n[1] + 1):
+            expected = config.A000170[n]
+            reference = None
+            if exe is not None:
+                count, ref_host, ref_kernel = run_reference(exe, n, args.reference_depth,
+                                                            args.repeat)
+                if count != expected:
+                    sys.exit(f"reference n={n}: {count}, OEIS A000170 says {expected}")
+                reference = ref_kernel
+                print(f"n={n} reference: kernel {ref_kernel:.3f} s (host {ref_host:.3f} s)")
+            for method in args.methods:
+                load(n, method, gpus, compiled)
+                seconds, (total, t) = best(lambda: count_on_gpu(n, method, gpus), args.repeat)
+                if total != expected:
+                    sys.exit(f"n={n} {method}: {total}, OEIS A000170 says {expected}")
+                ratio = f", {seconds / reference:.3f}x the reference" if reference else ""
+                print(f"n={n} {method}: {total} (exact); split {t['host']:.3f} s "
+                      f"({t['states']} subproblems, depth {t['depth']}), copies "
+                      f"{t['copy']:.3f} s, kernel {t['kernel']:.3f} s in {t['launches']} "
+                      f"launches, total {t['total']:.3f} s{ratio}", flush=True)
+        if args.interrupt is not None:
+            interrupt_and_resume(int(args.interrupt[0]), args.interrupt[1], folder)
+
+
+if __name__ == "__main__":
+    main()

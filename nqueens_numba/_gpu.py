@@ -1,0 +1,278 @@
+"""Counting on GPUs: the executor of a count's split on CUDA devices (numba-cuda).
+
+:class:`CudaDevices` runs the same split as the CPU count (the same prefix states, weights
+and method, planned once by :func:`nqueens_numba._split.plan_count`) with the kernels of
+:mod:`nqueens_numba._kernels.gpu`, and reports to the same
+:class:`~nqueens_numba._runner.Tracker`: so the progress bar, the checkpoint (one file
+format: a GPU checkpoint resumes on the CPU and the reverse) and Ctrl-C work as on the CPU.
+
+One host thread per GPU copies the states to its device once, then launches the kernel on
+batches of the subproblems not started (``tracker.pending``, taken in order from a shared
+cursor), each sized to about ``config.GPU_LAUNCH_SECONDS`` of work from the time per
+subproblem measured on the launches before; after each launch it reports every subproblem's
+result row. The calling thread saves the checkpoint and draws the bar meanwhile; on Ctrl-C
+it tells the host threads to stop (each within its running launch, about a second) and
+raises :meth:`~nqueens_numba._runner.Tracker.interrupted`. The searches in progress that a
+CPU count saved in a checkpoint (stacks) go on on the CPU first: the GPU kernels count whole
+subproblems.
+"""
+import threading
+import time
+from contextlib import nullcontext
+
+import numpy as np
+
+from . import _kernels, config
+from ._device import gpu_job
+from ._progress import compile_first
+
+__all__ = ["CudaDevices", "after_launch", "count_states", "resume_on_cpu"]
+
+
+def after_launch(device, n_done):
+    """Called by a GPU's host thread after each launch (reported), with the GPU's number and
+    the subproblems that launch finished: nothing; a test replaces it to stop a count between
+    two launches."""
+
+
+class _Work:
+    """What the host threads of a GPU count share: the subproblems not started (a cursor
+    into the tracker's order), the stop flag and the first error."""
+
+    def __init__(self, pending, n_threads):
+        self.lock = threading.Lock()
+        self.todo = np.ascontiguousarray(pending, dtype=np.int64)
+        self.next = 0
+        self.stopped = False
+        self.error = None
+        self.running = n_threads
+        self.ended = threading.Event()
+        if n_threads == 0:
+            self.ended.set()
+
+    def take(self, size):
+        """``(first, count)`` of the next ``size`` subproblems of :attr:`todo` (count 0:
+        none left, or the count stops)."""
+        with self.lock:
+            if self.stopped:
+                return self.next, 0
+            first = self.next
+            self.next = min(first + size, len(self.todo))
+            return first, self.next - first
+
+    def stop(self, error=None):
+        with self.lock:
+            if error is not None and self.error is None:
+                self.error = error
+            self.stopped = True
+
+    def leave(self):
+        with self.lock:
+            self.running -= 1
+            if self.running == 0:
+                self.ended.set()
+
+
+class CudaDevices:
+    """The executor of a split on GPUs (see :mod:`nqueens_numba._runner` for the interface).
+
+    Parameters
+    ----------
+    devices : sequence of int
+        The GPUs' numbers (``numba.cuda.gpus``), validated
+        (:func:`nqueens_numba._device.require`).
+
+    Attributes
+    ----------
+    timings : dict
+        Of the last :meth:`run`, summed over the GPUs' host threads: ``copy`` (seconds to
+        copy the states to the devices), ``kernel`` (launches, results copied back
+        included), ``launches`` (their number), ``compile`` (seconds of :meth:`load`).
+    """
+
+    def __init__(self, devices):
+        self.devices = tuple(devices)
+        self.threads = len(self.devices)
+        self.where = " on the GPU" if self.threads == 1 else f" on {self.threads} GPUs"
+        self.timings = {"copy": 0.0, "kernel": 0.0, "launches": 0, "compile": 0.0}
+        self._lock = threading.Lock()
+        # numba's CUDA simulator runs one kernel at a time: its host threads take turns
+        from numba import config as numba_config
+
+        self._turns = threading.Lock() if numba_config.ENABLE_CUDASIM else nullcontext()
+
+    def load(self, split, progress=False):
+        """Compile the GPU kernel of ``split`` (a launch on no subproblems on each GPU)
+        before the count starts. (Searches in progress that a CPU checkpoint holds go on
+        on the CPU, whose kernel loads when they run.)"""
+        cuda = _kernels.cuda
+        job = split.job
+        kernel, block = _kernel(job)
+        empty = np.zeros((0, split.states.shape[1]), dtype=np.int64)
+        allow = _allow(job)
+
+        def compile_all():
+            for device in self.devices:
+                with cuda.gpus[device]:
+                    on = [cuda.to_device(a) for a in (
+                        empty, np.zeros(1, np.int64), allow, np.zeros(1, np.int64),
+                        np.zeros((1, split.width), np.int64))]
+                    kernel[_grid(cuda, 0, block), block](
+                        *_args(job, on[0], on[1], on[2]), 0, 0, on[3], on[4])
+                    cuda.synchronize()
+
+        start = time.perf_counter()
+        compile_first(compile_all, "count", progress)
+        self.timings["compile"] = time.perf_counter() - start
+
+    # ------------------------------------------------------------------ running
+
+    def run(self, split, tracker):
+        self.timings.update(copy=0.0, kernel=0.0, launches=0)
+        resume_on_cpu(split, tracker)
+        work = _Work(tracker.pending, self.threads if len(tracker.pending) else 0)
+        threads = [threading.Thread(target=self._host, args=(device, split, tracker, work),
+                                    name=f"nqueens-gpu-{device}", daemon=True)
+                   for device in self.devices if work.running]
+        for thread in threads:
+            thread.start()
+        try:
+            while not work.ended.wait(0.25):
+                tracker.tick()
+        except KeyboardInterrupt:
+            work.stop()
+            _join(threads)
+            raise tracker.interrupted() from None
+        _join(threads)
+        if isinstance(work.error, KeyboardInterrupt):
+            raise tracker.interrupted() from None
+        if work.error is not None:
+            raise work.error
+
+    def _host(self, device, split, tracker, work):
+        """The host thread of GPU ``device``: copy the states, then launch on batches until
+        none is left or the count stops."""
+        cuda = _kernels.cuda
+        try:
+            with cuda.gpus[device]:
+                self._launches(cuda, device, split, tracker, work)
+        except BaseException as exc:  # noqa: BLE001 - handed to the calling thread
+            work.stop(exc)
+        finally:
+            work.leave()
+
+    def _launches(self, cuda, device, split, tracker, work):
+        job = split.job
+        kernel, block = _kernel(job)
+        start = time.perf_counter()
+        states = cuda.to_device(np.ascontiguousarray(split.states))
+        todo = cuda.to_device(work.todo)
+        allow = cuda.to_device(_allow(job))
+        counter = cuda.device_array(1, dtype=np.int64)
+        zero = np.zeros(1, dtype=np.int64)
+        cuda.synchronize()
+        copied = time.perf_counter() - start
+        size = _grid(cuda, 1 << 40, block) * block  # the first launch: one per thread
+        spent = 0.0
+        launches = 0
+        args = _args(job, states, todo, allow)
+        while True:
+            first, count = work.take(size)
+            if count == 0:
+                break
+            start = time.perf_counter()
+            with self._turns:
+                counter.copy_to_device(zero)
+                out = cuda.device_array((count, split.width), dtype=np.int64)
+                kernel[_grid(cuda, count, block), block](*args, first, count, counter, out)
+                results = out.copy_to_host()
+            seconds = time.perf_counter() - start
+            spent += seconds
+            launches += 1
+            tracker.finish(work.todo[first:first + count], results)
+            after_launch(device, count)
+            per_state = max(seconds / count, 1e-9)
+            size = int(min(max(1, config.GPU_LAUNCH_SECONDS / per_state), 1 << 24))
+        with self._lock:
+            self.timings["copy"] += copied
+            self.timings["kernel"] += spent
+            self.timings["launches"] += launches
+
+
+def _grid(cuda, count, block):
+    """The blocks of a launch on ``count`` subproblems: ``config.GPU_BLOCKS_PER_SM`` per
+    multiprocessor of the current GPU, and at least 128 (numba-cuda warns of low occupancy
+    below; threads left without a subproblem end at once). Under numba's simulator, which
+    runs each block's threads as Python threads, no more than the subproblems need."""
+    from numba import config as numba_config
+
+    sms = getattr(cuda.current_context().device, "MULTIPROCESSOR_COUNT", 1)
+    most = max(1, sms * config.GPU_BLOCKS_PER_SM)
+    if numba_config.ENABLE_CUDASIM:
+        return max(1, min(most, -(-count // block)))
+    return max(most, 128)
+
+
+def _kernel(job):
+    """``(kernel, block)``: the GPU kernel of a split's
+    :class:`~nqueens_numba._job.CountJob` and its block size."""
+    levels, block, wide = _kernels.launch_shape(job.n, job.depth, config.GPU_BLOCK)
+    factory = _kernels.entry(gpu_job(job.method), job.board, job.constrained)
+    return factory(levels, block, wide), block
+
+
+def _args(job, states, todo, allow):
+    """The kernel's arguments before ``(first, count, counter, out)``."""
+    if job.method == "symmetric":
+        return (job.n, states, job.depth, todo)
+    return (job.n, states, job.depth, allow, todo)
+
+
+def _allow(job):
+    """The per-row allowed squares of a halving split's kernel, ``(n,)`` int64 (unused by
+    the symmetric kernel: a placeholder)."""
+    allow = job.allow
+    return np.zeros(1, np.int64) if allow is None else np.ascontiguousarray(allow, np.int64)
+
+
+def count_states(job, states, device=0):
+    """The results of every subproblem of ``states``, ``(k, 3 + depth)`` int64, counted whole
+    on GPU ``device`` in one launch: ``(k, job.width)`` int64, as the CPU kernel of ``job``
+    (a :class:`~nqueens_numba._job.CountJob`) counts them. A task of a Dask worker with a
+    GPU (:mod:`nqueens_numba.distributed`)."""
+    cuda = _kernels.cuda
+    states = np.ascontiguousarray(states, dtype=np.int64)
+    if not len(states):
+        return np.zeros((0, job.width), dtype=np.int64)
+    kernel, block = _kernel(job)
+    with cuda.gpus[device]:
+        on = [cuda.to_device(a) for a in (states, np.arange(len(states), dtype=np.int64),
+                                          _allow(job), np.zeros(1, np.int64))]
+        out = cuda.device_array((len(states), job.width), dtype=np.int64)
+        kernel[_grid(cuda, len(states), block), block](*_args(job, on[0], on[1], on[2]), 0,
+                                                       len(states), on[3], out)
+        return out.copy_to_host()
+
+
+def _join(threads):
+    for thread in threads:
+        thread.join()
+
+
+def resume_on_cpu(split, tracker):
+    """Finish on the CPU, in this thread, the searches in progress that a checkpoint saved
+    (``tracker.resumed``: stacks of the CPU kernels), one budget of
+    ``config.COUNT_BUDGET`` steps at a time, saving the checkpoint between."""
+    job = split.job
+    try:
+        for key, piece in tracker.resumed:
+            index = np.array([piece.index])
+            states = np.ascontiguousarray(split.states[index])
+            done = 0
+            while not done:
+                counts, done = job.run(states, piece, config.COUNT_BUDGET)
+                key = tracker.report(index, key, counts, done, piece)
+                tracker.tick()
+    except KeyboardInterrupt:
+        raise tracker.interrupted() from None
+    tracker.resumed = []

@@ -1,0 +1,426 @@
+"""The CUDA kernels of a count (numba-cuda), loaded only when a count runs on a GPU.
+
+Importing this module imports ``numba.cuda``; nothing else of the package does until a GPU
+is asked for. numba-cuda 0.30 calls ``numpy.row_stack``, which NumPy 2.5 removed (it was
+an alias of ``numpy.vstack``): :func:`numpy_shim` puts the alias back, before
+``numba.cuda`` is first imported, so that the pair works. It changes nothing on a NumPy
+that still has ``row_stack``.
+
+The kernels count the same subproblems as the CPU kernels (``count``, ``symmetric``), from
+the same states, ``(n_states, 3 + depth)`` int64 (see ``_common``), and write each
+subproblem's results in its own row, with the CPU kernel's width and meaning: one count
+(mirror halving, and the count with allowed squares), or the six counts of the symmetric
+search (``_split.SYMMETRIC_RESULTS``). So a checkpoint holds the same rows whichever
+device counted them.
+
+* One launch counts ``count`` subproblems, ``todo[first:first + count]``. Each GPU thread
+  takes the next one from an atomic counter (``counter[0]``) and searches it whole, so the
+  uneven subtrees keep every thread busy to the end; a launch is bounded by the subproblems
+  it is given (the caller sizes it to about a second of work).
+* The search is the explicit-stack depth-first search of the CPU kernels, without the
+  unrolled tail: the levels of the stack (``free, cols, diag, anti`` of each row above the
+  current one) are in shared memory, laid out as ``[level * blockDim + threadIdx]``, so
+  that the 32 threads of a warp read 32 consecutive words (no bank conflicts). The stack
+  holds ``int32`` words when the masks fit (``n <= 31``), else ``int64``; the search
+  itself computes in ``int64`` registers (numba types integer arithmetic as ``int64``).
+* No thread adds into a shared total: each subproblem's row is written once, by the thread
+  that searched it, which is what checkpoints need (a sum per block would lose which
+  subproblems are done).
+
+Kernels are built by factories, one per stack size, block size, word type and board
+(``KNIGHT``: superqueens), each cached: numba-cuda compiles a kernel on its first launch.
+"""
+import functools
+
+import numpy as np
+
+
+def numpy_shim():
+    """Give NumPy back ``row_stack`` (an alias of ``vstack``, removed in NumPy 2.5) if it is
+    missing: numba-cuda 0.30 still calls it. Returns whether it was added."""
+    if hasattr(np, "row_stack"):
+        return False
+    np.row_stack = np.vstack
+    return True
+
+
+numpy_shim()
+
+from numba import cuda  # noqa: E402  (after the shim)
+
+
+__all__ = ["cuda", "numpy_shim", "launch_shape", "STACK_BYTES"]
+
+#: Shared memory a block's stacks may take (bytes): the 48 KiB every CUDA device gives a
+#: block without opting in.
+STACK_BYTES = 48 * 1024
+
+# The seven non-identity images of D4 as bit tables (bit g: image g, in the order of
+# ``symmetric._IMAGE_INVERSE`` and its siblings: rot90, rot180, rot270, flip_h, flip_v,
+# transpose, anti_transpose).
+_INVERSE_BITS = 0b1100101
+_REVERSE_BITS = 0b1010110
+_COMPLEMENT_BITS = 0b1001011
+
+
+@cuda.jit(device=True)
+def _gpu_full(n):
+    """The ``n`` board columns, ``1 <= n <= 63``, without overflowing ``int64`` on the way
+    at ``n = 63`` (the simulator checks)."""
+    return ((np.int64(1) << (n - 1)) - 1) * 2 + 1
+
+
+@cuda.jit(device=True)
+def _gpu_row_allow(n, row, b):
+    """``symmetric._row_allow`` on the device: the columns the symmetric search allows in
+    ``row`` below a first-row queen in column ``b``."""
+    m = n - 1
+    full = _gpu_full(n)
+    side = np.int64(1) | (np.int64(1) << m)
+    if row == m:
+        near = (np.int64(1) << (b + 1)) - 1
+        return near | (near << (m - b))
+    if row == 1 and 2 * b == m:
+        return (np.int64(1) << b) - 1
+    if b < row and row < m - b:
+        return full & ~side
+    return full
+
+
+@cuda.jit(device=True)
+def _gpu_prefix_knight(states, i, depth, knight):
+    """``(near, above)`` below subproblem ``i`` (``_common._prefix_knight``): the squares of
+    row ``depth`` its knights attack and the queen of row ``depth - 1`` (0 unless
+    ``knight``)."""
+    if knight and depth >= 1:
+        above = np.int64(1) << states[i, 3 + depth - 1]
+        higher = np.int64(0)
+        if depth >= 2:
+            higher = np.int64(1) << states[i, 3 + depth - 2]
+        return (above << 2) | (above >> 2) | (higher << 1) | (higher >> 1), above
+    return np.int64(0), np.int64(0)
+
+
+@cuda.jit(device=True)
+def _gpu_column(bit):
+    """The column of the single square of ``bit`` (the rare leaves only)."""
+    c = 0
+    while (bit >> c) != 1:
+        c += 1
+    return c
+
+
+@cuda.jit(device=True)
+def _gpu_orbit_size(n, queens, inverse):
+    """``symmetric._orbit_size_if_representative`` on the device."""
+    m = n - 1
+    stabilizer = 1
+    for g in range(7):
+        use_inverse = (_INVERSE_BITS >> g) & 1
+        reverse = (_REVERSE_BITS >> g) & 1
+        complement = (_COMPLEMENT_BITS >> g) & 1
+        order = 0
+        for r in range(n):
+            j = r
+            if reverse:
+                j = m - r
+            v = queens[j]
+            if use_inverse:
+                v = inverse[j]
+            if complement:
+                v = m - v
+            if v != queens[r]:
+                order = 1
+                if v < queens[r] and r > 0:
+                    order = -1
+                break
+        if order < 0:
+            return 0
+        if order == 0:
+            stabilizer += 1
+    return 8 // stabilizer
+
+
+def _block_fits(levels, block, wide):
+    """The block size (threads) whose stacks fit in ``STACK_BYTES``: ``block`` or less."""
+    per_thread = 4 * max(levels, 1) * (8 if wide else 4)
+    while block > 1 and per_thread * block > STACK_BYTES:
+        block //= 2
+    return block
+
+
+def launch_shape(n, depth, block):
+    """``(levels, block, wide)`` of a count of ``n`` from subproblems of ``depth`` rows:
+    the stack levels a thread needs, the block size (at most ``block``) whose stacks fit in
+    shared memory, and whether the stack needs ``int64`` words (``n > 31``)."""
+    levels = max(1, n - 2 - depth)
+    wide = n > 31
+    return levels, _block_fits(levels, block, wide), wide
+
+
+@functools.lru_cache(maxsize=None)
+def _count_kernel(levels, block, wide, knight):
+    """The halving count (with per-row allowed squares) for stacks of ``levels`` levels and
+    blocks of ``block`` threads; ``wide``: ``int64`` stack words; ``knight``: superqueens."""
+    size = levels * block
+    word = np.int64 if wide else np.int32
+
+    @cuda.jit
+    def _count_states(n, states, depth, allow, todo, first, count, counter, out):
+        """Count subproblems ``todo[first:first + count]`` of ``states``, ``(k, 3 + depth)``
+        int64, with per-row allowed squares ``allow``, ``(n,)`` int64: ``out[j]`` (int64)
+        gets the completions of ``todo[first + j]``. ``counter``: ``(1,)`` int64, 0 on
+        entry."""
+        s_free = cuda.shared.array(size, word)
+        s_cols = cuda.shared.array(size, word)
+        s_diag = cuda.shared.array(size, word)
+        s_anti = cuda.shared.array(size, word)
+        t = cuda.threadIdx.x
+        full = _gpu_full(n)
+        while True:
+            j = cuda.atomic.add(counter, 0, 1)
+            if j >= count:
+                break
+            i = todo[first + j]
+            cols = states[i, 0]
+            diag = states[i, 1] & full
+            anti = states[i, 2]
+            near, above = _gpu_prefix_knight(states, i, depth, knight)
+            first_above = above
+            row = depth
+            total = np.int64(0)
+            free = np.int64(0)
+            if row >= n:  # the prefix is a solution
+                total = np.int64(1)
+            else:
+                free = ~(cols | diag | anti | near) & full & allow[row]
+            if row == n - 1:  # the prefix leaves one row
+                if free != 0:
+                    total = np.int64(1)
+                free = np.int64(0)
+            sp = 0
+            while True:
+                if free != 0:
+                    bit = free & -free
+                    free ^= bit
+                    next_cols = cols | bit
+                    next_diag = ((diag | bit) << 1) & full
+                    next_anti = (anti | bit) >> 1
+                    next_free = ~(next_cols | next_diag | next_anti) & full & allow[row + 1]
+                    if knight:
+                        next_free &= ~((bit << 2) | (bit >> 2) | (above << 1) | (above >> 1))
+                    if row + 1 == n - 1:
+                        if next_free != 0:
+                            total += 1
+                    elif next_free != 0:
+                        k = sp * block + t
+                        s_free[k] = free
+                        s_cols[k] = cols
+                        s_diag[k] = diag
+                        s_anti[k] = anti
+                        sp += 1
+                        row += 1
+                        free = next_free
+                        cols = next_cols
+                        diag = next_diag
+                        anti = next_anti
+                        above = bit
+                elif sp == 0:
+                    break
+                else:
+                    sp -= 1
+                    row -= 1
+                    k = sp * block + t
+                    free = np.int64(s_free[k])
+                    cols = np.int64(s_cols[k])
+                    diag = np.int64(s_diag[k])
+                    anti = np.int64(s_anti[k])
+                    if knight:
+                        above = first_above
+                        if sp > 0:
+                            above = cols ^ np.int64(s_cols[k - block])
+            out[j, 0] = total
+
+    return _count_states
+
+
+@functools.lru_cache(maxsize=None)
+def _symmetric_kernel(levels, block, wide, knight):
+    """The D4-symmetric count for stacks of ``levels`` levels and blocks of ``block``
+    threads; ``wide``: ``int64`` stack words; ``knight``: superqueens."""
+    size = levels * block
+    word = np.int64 if wide else np.int32
+
+    @cuda.jit
+    def _count_symmetric_states(n, states, depth, todo, first, count, counter, out):
+        """The symmetric search of subproblems ``todo[first:first + count]`` of ``states``,
+        ``(k, 3 + depth)`` int64, ``depth >= 2``: ``out[j]``, ``(6,)`` int64, gets the
+        results of ``todo[first + j]`` as the CPU kernel counts them (leaves with 1 .. 4
+        tied edges and trivial stabilizer, representatives of orbits of 4 and of 2; see
+        ``symmetric``). ``counter``: ``(1,)`` int64, 0 on entry.
+
+        A leaf's tied edges: the top edge, a side queen in row ``b`` or ``n - 1 - b``
+        (``b``: the first-row column; the side columns are empty between those rows, so
+        the side queens placed there are read from two column masks), and the last queen
+        in column ``n - 1 - b``. A leaf with that last queen whose row ``n - 2`` mirrors
+        row 1 may be fixed by rot180: its placement is read back from the stack and
+        compared with its images.
+        """
+        s_free = cuda.shared.array(size, word)
+        s_cols = cuda.shared.array(size, word)
+        s_diag = cuda.shared.array(size, word)
+        s_anti = cuda.shared.array(size, word)
+        queens = cuda.local.array(64, np.int32)
+        inverse = cuda.local.array(64, np.int32)
+        t = cuda.threadIdx.x
+        m = n - 1
+        while True:
+            j = cuda.atomic.add(counter, 0, 1)
+            if j >= count:
+                break
+            i = todo[first + j]
+            b = states[i, 3]
+            b2 = m - b
+            e_prefix = 1  # the top edge, and the side queens of the prefix in rows b, b2
+            if b < depth and (states[i, 3 + b] == 0 or states[i, 3 + b] == m):
+                e_prefix += 1
+            if b2 != b and b2 < depth and (states[i, 3 + b2] == 0 or states[i, 3 + b2] == m):
+                e_prefix += 1
+            ranged = b2 >= depth  # rows b .. b2 below the prefix: levels lo .. hi - 1
+            lo = max(b, depth) - depth
+            hi = b2 + 1 - depth
+            mirror = np.int64(1) << (m - states[i, 4])  # row n - 2 of a rot180 leaf
+            ends = np.int64(1) << b2
+            c1 = np.int64(0)
+            c2 = np.int64(0)
+            c3 = np.int64(0)
+            c4 = np.int64(0)
+            o4 = np.int64(0)
+            o2 = np.int64(0)
+            full = _gpu_full(n)
+            cols = states[i, 0]
+            diag = states[i, 1] & full
+            anti = states[i, 2]
+            near, above = _gpu_prefix_knight(states, i, depth, knight)
+            first_above = above
+            row = depth
+            free = ~(cols | diag | anti | near) & _gpu_row_allow(n, row, b)
+            sp = 0
+            while True:
+                if free != 0:
+                    bit = free & -free
+                    free ^= bit
+                    next_cols = cols | bit
+                    next_diag = ((diag | bit) << 1) & full
+                    next_anti = (anti | bit) >> 1
+                    next_free = ~(next_cols | next_diag | next_anti) & _gpu_row_allow(
+                        n, row + 1, b)
+                    if knight:
+                        next_free &= ~((bit << 2) | (bit >> 2) | (above << 1) | (above >> 1))
+                    if row + 1 == m:
+                        if next_free != 0:  # a leaf
+                            e = e_prefix
+                            if ranged:
+                                before = next_cols
+                                if lo < sp:
+                                    before = np.int64(s_cols[lo * block + t])
+                                elif lo == sp:
+                                    before = cols
+                                after = next_cols
+                                if hi < sp:
+                                    after = np.int64(s_cols[hi * block + t])
+                                elif hi == sp:
+                                    after = cols
+                                placed = after ^ before
+                                e += (placed & 1) + ((placed >> m) & 1)
+                            fixed = False
+                            if next_free == ends:
+                                e += 1
+                                if bit == mirror:  # maybe fixed by rot180: read it back
+                                    for r in range(depth):
+                                        queens[r] = states[i, 3 + r]
+                                    for level in range(sp):
+                                        below = cols
+                                        if level + 1 < sp:
+                                            below = np.int64(s_cols[(level + 1) * block + t])
+                                        queens[depth + level] = _gpu_column(
+                                            below ^ np.int64(s_cols[level * block + t]))
+                                    queens[m - 1] = _gpu_column(bit)
+                                    queens[m] = b2
+                                    fixed = True
+                                    for r in range(n // 2):
+                                        if queens[r] + queens[m - r] != m:
+                                            fixed = False
+                                    if fixed:
+                                        for r in range(n):
+                                            inverse[queens[r]] = r
+                                        orbit = _gpu_orbit_size(n, queens, inverse)
+                                        if orbit == 4:
+                                            o4 += 1
+                                        elif orbit == 2:
+                                            o2 += 1
+                            if not fixed:
+                                if e == 1:
+                                    c1 += 1
+                                elif e == 2:
+                                    c2 += 1
+                                elif e == 3:
+                                    c3 += 1
+                                else:
+                                    c4 += 1
+                    elif next_free != 0:
+                        k = sp * block + t
+                        s_free[k] = free
+                        s_cols[k] = cols
+                        s_diag[k] = diag
+                        s_anti[k] = anti
+                        sp += 1
+                        row += 1
+                        free = next_free
+                        cols = next_cols
+                        diag = next_diag
+                        anti = next_anti
+                        above = bit
+                elif sp == 0:
+                    break
+                else:
+                    sp -= 1
+                    row -= 1
+                    k = sp * block + t
+                    free = np.int64(s_free[k])
+                    cols = np.int64(s_cols[k])
+                    diag = np.int64(s_diag[k])
+                    anti = np.int64(s_anti[k])
+                    if knight:
+                        above = first_above
+                        if sp > 0:
+                            above = cols ^ np.int64(s_cols[k - block])
+            out[j, 0] = c1
+            out[j, 1] = c2
+            out[j, 2] = c3
+            out[j, 3] = c4
+            out[j, 4] = o4
+            out[j, 5] = o2
+
+    return _count_symmetric_states
+
+
+def _gpu_count(levels, block, wide):
+    """The halving count kernel of plain queens (with or without allowed squares)."""
+    return _count_kernel(levels, block, wide, False)
+
+
+def _gpu_knight_count(levels, block, wide):
+    """The halving count kernel of superqueens (``KNIGHT``)."""
+    return _count_kernel(levels, block, wide, True)
+
+
+def _gpu_symmetric(levels, block, wide):
+    """The symmetric count kernel of plain queens."""
+    return _symmetric_kernel(levels, block, wide, False)
+
+
+def _gpu_knight_symmetric(levels, block, wide):
+    """The symmetric count kernel of superqueens (``KNIGHT``)."""
+    return _symmetric_kernel(levels, block, wide, True)
+

@@ -1,0 +1,378 @@
+"""GPU counts (``device="cuda"``): the CUDA kernels run under numba's CUDA simulator.
+
+``NUMBA_ENABLE_CUDASIM=1`` must be set before numba is imported, so the simulated counts run
+in a subprocess each (a few checks per process: each starts numba). They compare the GPU
+kernels' rows with the CPU kernels' and the counts with OEIS, and check that checkpoints
+move between the devices. The tests marked ``gpu`` need a real GPU and numba-cuda and are
+skipped without them; the errors without a GPU are checked here in this process.
+"""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import nqueens_numba as nq
+from nqueens_numba import _device, config
+
+A000170 = config.A000170
+A002562 = (1, 1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752)
+
+
+def simulate(code, tmp_path, timeout=120):
+    """Run ``code`` under the CUDA simulator in a new process; return the JSON object of its
+    last line of output."""
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", PYTHONWARNINGS="error")
+    prelude = ("import json, numpy as np\nimport nqueens_numba as nq\n"
+               "from nqueens_numba import config, _split, _runner, _gpu, checkpoint\n"
+               "config.GPU_BLOCK = 8\n")
+    done = subprocess.run([sys.executable, "-c", prelude + textwrap.dedent(code)], env=env,
+                          cwd=tmp_path, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_every_method_counts_as_oeis_says(tmp_path):
+    found = simulate("""
+        launched = []
+        _gpu.after_launch = lambda device, n_done: launched.append(n_done)
+        out = {"total": [], "halving": [], "fundamental": []}
+        for n in range(1, 11):
+            out["total"].append(nq.count_solutions(n, device="cuda"))
+            out["halving"].append(nq.count_solutions(n, device="cuda", method="halving"))
+            out["fundamental"].append(nq.count_solutions(n, device="cuda", fundamental=True))
+        out["classes"] = nq.symmetry_classes(12, device="cuda")
+        out["launched"] = sum(launched)
+        print(json.dumps(out))
+    """, tmp_path)
+    assert found["total"] == list(A000170[1:11])
+    assert found["halving"] == list(A000170[1:11])
+    assert found["fundamental"] == list(A002562[1:11])
+    assert found["classes"] == {"8": 1765, "4": 18, "2": 4}  # 1787 classes, 14200 solutions
+    assert found["launched"] > 1000  # the subproblems were counted on the (simulated) GPU
+
+
+def test_each_subproblem_has_the_cpu_kernels_results(tmp_path):
+    """The GPU kernels write, row by row, what the CPU kernels write (every method, both
+    boards, constraints, shallow and deep prefixes): the same checkpoint rows."""
+    found = simulate("""
+        from nqueens_numba.board import board_of
+        from nqueens_numba.constraints import check_constraints
+        cases = [(n, m, d, piece, None) for n in (10, 11) for m, d in (("halving", 1),
+                 ("symmetric", 2), ("halving", None), ("symmetric", None))
+                 for piece in ("queen", "superqueen")]
+        blocked = np.eye(10, dtype=bool)
+        cases += [(10, "halving", 1, "queen", check_constraints(10, {3: 4}, None)),
+                  (10, "halving", 2, "queen", check_constraints(10, None, blocked)),
+                  (10, "halving", 1, "queen", check_constraints(10, {0: 0, 9: 8}, None))]
+        out = []
+        launched = []
+        _gpu.after_launch = lambda device, n_done: launched.append(n_done)
+        for n, method, depth, piece, cons in cases:
+            plan = _split.plan_count(n, board_of(piece), method=method, constraints=cons,
+                                     prefix_depth=depth, device="cuda")
+            split = plan.split
+            before = sum(launched)
+            gpu = _runner.execute(split, _gpu.CudaDevices([0]))
+            cpu = split.job(split.states)
+            out.append([n, method, split.depth, len(split.states), sum(launched) - before,
+                        bool(np.array_equal(gpu, cpu)), split.total(gpu), split.total(cpu)])
+        print(json.dumps(out))
+    """, tmp_path)
+    assert len(found) == 19
+    for n, method, depth, states, on_gpu, same, gpu, cpu in found:
+        assert states > 0 and on_gpu == states and same and gpu == cpu, (n, method, depth)
+    assert [row[6] for row in found[0:16]] == [724, 4] * 4 + [2680, 44] * 4
+
+
+def test_several_gpus_share_the_subproblems(tmp_path):
+    """One host thread per GPU (here twice the simulator's one device, which runs their
+    launches in turns), each taking launches from the same subproblems: every subproblem
+    counted once, by one of them."""
+    found = simulate("""
+        config.GPU_LAUNCH_SECONDS = 1e-3
+        seen = []
+        _gpu.after_launch = lambda device, n_done: seen.append(n_done)
+        plan = _split.plan_count(11, method="symmetric", prefix_depth=3, device="cuda")
+        executor = _gpu.CudaDevices([0, 0])
+        results = _runner.execute(plan.split, executor)
+        same = bool(np.array_equal(results, plan.split.job(plan.split.states)))
+        print(json.dumps(dict(same=same, total=plan.split.total(results), seen=seen,
+                              states=len(plan.split.states), where=executor.where)))
+    """, tmp_path)
+    assert found["same"] and found["total"] == 2680
+    assert sum(found["seen"]) == found["states"] and len(found["seen"]) > 2
+    assert found["where"] == " on 2 GPUs"
+
+
+@pytest.mark.dask
+def test_dask_batches_run_on_the_workers_gpus(tmp_path):
+    """``distributed.count_solutions(client, n, device="cuda")``: the batches are counted
+    by the GPU kernels on the workers that have a GPU (here an in-process worker with the
+    simulator), with the same totals as a local count."""
+    found = simulate("""
+        from distributed import Client, LocalCluster
+        from nqueens_numba import distributed as dist
+        original = _gpu.count_states
+
+        def counting(job, states, device=0):  # (Dask copies it: it notes in a file)
+            with open("counted.txt", "a") as notes:
+                notes.write(f"{len(states)}\\n")
+            return original(job, states, device)
+
+        _gpu.count_states = counting
+        with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                          dashboard_address=None) as cluster, Client(cluster) as client:
+            workers = dist.gpu_workers(client)
+            out = [dist.count_solutions(client, 11, device="cuda"),
+                   dist.count_solutions(client, 11, device="cuda", fundamental=True),
+                   dist.count_solutions(client, 10, device="cuda", preplaced={3: 4},
+                                        checkpoint="run.json")]
+        status = checkpoint.status("run.json")
+        with open("counted.txt") as notes:
+            counted = [int(line) for line in notes]
+        print(json.dumps(dict(workers=len(workers), out=out, counted=sum(counted),
+                              complete=status["complete"])))
+    """, tmp_path)
+    assert found["workers"] == 1
+    assert found["out"] == [2680, 341, nq.count_solutions(10, preplaced={3: 4})]
+    assert found["counted"] > 0 and found["complete"]
+
+
+def test_constraints_and_superqueens(tmp_path):
+    found = simulate("""
+        blocked = np.eye(10, dtype=bool)
+        out = [nq.count_solutions(10, device="cuda", preplaced={3: 4}),
+               nq.count_solutions(10, preplaced={3: 4}),
+               nq.count_solutions(10, device="cuda", blocked=blocked),
+               nq.count_solutions(10, blocked=blocked),
+               nq.count_solutions(11, device="cuda", piece="superqueen"),
+               nq.count_solutions(12, device="cuda", piece="superqueen", fundamental=True)]
+        print(json.dumps(out))
+    """, tmp_path)
+    assert found[0] == found[1] and found[2] == found[3] and found[0] > 0
+    assert found[4:] == [44, 22]  # OEIS A051223, A051224
+
+
+def test_large_boards_with_few_free_rows(tmp_path):
+    """n = 31 (32-bit stack words, the highest column in bit 30) and n = 40, 63 (64-bit
+    words): a solution with eight rows left free counts as on the CPU."""
+    found = simulate("""
+        out = []
+        for n in (31, 40, 63):
+            queens = nq.construct(n)
+            preplaced = {r: int(queens[r]) for r in range(n) if not 3 <= r < 11}
+            out.append([nq.count_solutions(n, device="cuda", preplaced=preplaced),
+                        nq.count_solutions(n, preplaced=preplaced)])
+        print(json.dumps(out))
+    """, tmp_path)
+    for gpu, cpu in found:
+        assert gpu == cpu >= 1
+
+
+INTERRUPTED = """
+    import sys
+    path = "run.json"
+    config.GPU_LAUNCH_SECONDS = 1e-4  # small launches: many places to stop
+    launches = []
+
+    def stop_after(device, n_done):
+        launches.append(n_done)
+        if len(launches) == {stops}:
+            raise KeyboardInterrupt
+
+    _gpu.after_launch = stop_after
+    try:
+        nq.count_solutions({n}, device="cuda", checkpoint=path, **{kwargs})
+        sys.exit("not interrupted")
+    except KeyboardInterrupt as exc:
+        message = str(exc)
+    saved = checkpoint.status(path)
+    _gpu.after_launch = lambda device, n_done: launches.append(n_done)
+    before = len(launches)
+"""
+
+
+@pytest.mark.parametrize("n, kwargs, expected", [
+    (11, dict(method="halving", prefix_depth=2), 2680),
+    (11, dict(fundamental=True, prefix_depth=3), 341),
+    (10, dict(preplaced={3: 4}, prefix_depth=2), nq.count_solutions(10, preplaced={3: 4})),
+])
+def test_an_interrupted_gpu_count_resumes_exactly_on_the_gpu_and_cpu(tmp_path, n, kwargs,
+                                                                     expected):
+    """Stopped between two launches, the checkpoint holds exactly the subproblems those
+    launches finished; resumed on the GPU the count runs only the others, and the same
+    file resumed on the CPU gives the same count."""
+    found = simulate(INTERRUPTED.format(stops=3, n=n, kwargs=kwargs) + f"""
+    import shutil
+    shutil.copy(path, "cpu.json")
+    total = nq.count_solutions({n}, device="cuda", checkpoint=path, **{kwargs})
+    on_cpu = nq.count_solutions({n}, checkpoint="cpu.json", **{kwargs})
+    print(json.dumps(dict(message=message, saved=saved, stopped=launches[:before],
+                          resumed=launches[before:], total=total, on_cpu=on_cpu,
+                          status=checkpoint.status(path))))
+    """, tmp_path)
+    assert "interrupted after" in found["message"] and "resume" in found["message"]
+    saved = found["saved"]
+    assert saved["finished"] == sum(found["stopped"]) and saved["in_progress"] == 0
+    assert 0 < saved["finished"] < saved["total_subproblems"]
+    assert sum(found["resumed"]) == saved["total_subproblems"] - saved["finished"]
+    assert found["total"] == found["on_cpu"] == expected
+    assert found["status"]["complete"]
+
+
+def test_a_cpu_checkpoint_with_searches_in_progress_resumes_on_the_gpu(tmp_path):
+    """A CPU count stopped midway (searches in progress saved as stacks) goes on on the
+    GPU: the stacks finish on the CPU, the subproblems not started on the GPU."""
+    found = simulate("""
+        from nqueens_numba import _kernels
+        config.COUNT_BUDGET = 3
+        config.DIRECT_SOLUTIONS = 0
+        original = _kernels._count_symmetric_run
+        calls = []
+
+        def stopping(*args):
+            if len(args[1]):
+                calls.append(1)
+                if len(calls) >= 8:
+                    raise KeyboardInterrupt
+            return original(*args)
+
+        _kernels._count_symmetric_run = stopping
+        try:
+            nq.count_solutions(12, n_threads=1, prefix_depth=2, checkpoint="run.json")
+        except KeyboardInterrupt:
+            pass
+        _kernels._count_symmetric_run = original
+        saved = checkpoint.status("run.json")
+        launched = []
+        _gpu.after_launch = lambda device, n_done: launched.append(n_done)
+        total = nq.count_solutions(12, device="cuda", checkpoint="run.json")
+        print(json.dumps(dict(saved=saved, launched=launched, total=total)))
+    """, tmp_path)
+    saved = found["saved"]
+    assert saved["in_progress"] >= 1 and not saved["complete"]
+    assert sum(found["launched"]) == (saved["total_subproblems"] - saved["finished"]
+                                      - saved["in_progress"])
+    assert found["total"] == 14200
+
+
+def test_the_cli_counts_on_the_gpu(tmp_path):
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
+    done = subprocess.run([sys.executable, "-m", "nqueens_numba", "count", "9", "--device",
+                           "cuda", "--fundamental"], env=env, capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "46\n"
+
+
+# --------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize("device, error, match", [
+    (1, TypeError, "device must be a string"),
+    ("gpu", ValueError, "'cpu', 'cuda', 'auto'"),
+])
+def test_device_is_validated(device, error, match):
+    with pytest.raises(error, match=match):
+        nq.count_solutions(8, device=device)
+
+
+@pytest.mark.parametrize("devices, error, match", [
+    ("0", TypeError, "list of GPU numbers"),
+    ([-1], ValueError, "GPU number, 0 or more"),
+    ([1.0], TypeError, "integer"),
+    ([], ValueError, "at least one"),
+    ([0, 0], ValueError, "each GPU once"),
+])
+def test_devices_are_validated(devices, error, match):
+    with pytest.raises(error, match=match):
+        nq.count_solutions(8, device="cuda", devices=devices)
+
+
+def test_devices_need_a_gpu_device():
+    with pytest.raises(ValueError, match="devices applies only"):
+        nq.count_solutions(8, devices=[0])
+
+
+def test_the_torus_is_refused_on_the_gpu():
+    with pytest.raises(ValueError, match="device='cuda' does not count toroidal boards; "
+                                         "use device='cpu'"):
+        nq.count_solutions(13, torus=True, device="cuda")
+
+
+def test_auto_counts_small_boards_on_the_cpu():
+    assert nq.count_solutions(8, device="auto") == 92  # no GPU is looked for below 13
+    assert nq.symmetry_classes(8, device="auto") == {8: 11, 4: 1}
+
+
+def test_the_plan_decides_the_device(monkeypatch):
+    """``auto`` takes a usable GPU from ``config.GPU_MIN_N`` on, for boards with GPU kernels;
+    a GPU plan has a split of its own size, never run in the calling thread."""
+    from nqueens_numba import _split
+    from nqueens_numba.board import QUEEN, SUPERQUEEN, TOROIDAL
+
+    monkeypatch.setattr(_device, "usable", lambda: True)
+    assert _device.decide("auto", 13, QUEEN, "symmetric", False) == "cuda"
+    assert _device.decide("auto", 13, SUPERQUEEN, "halving", False) == "cuda"
+    assert _device.decide("auto", 13, QUEEN, "halving", True) == "cuda"
+    assert _device.decide("auto", 12, QUEEN, "symmetric", False) == "cpu"
+    assert _device.decide("auto", 13, TOROIDAL, "halving", False) == "cpu"
+    plan = _split.plan_count(13, QUEEN, device="auto")
+    assert plan.device == "cuda" and plan.engine == "split" and not plan.split.direct
+    cpu = _split.plan_count(13, QUEEN, n_threads=2, prefix_depth=plan.split.depth)
+    assert np.array_equal(plan.split.states, cpu.split.states)  # the same subproblems
+    assert _split.plan_count(8, QUEEN, device="cuda").engine == "split"  # no shortcut
+    assert _split.plan_count(0, QUEEN, device="cuda").engine == "answer"
+
+
+@pytest.mark.skipif(_device.usable(), reason="a GPU is usable here")
+def test_without_a_gpu_one_error_says_what_is_missing():
+    with pytest.raises(RuntimeError, match="device='cuda' cannot count here") as info:
+        nq.count_solutions(14, device="cuda")
+    assert "driver" in str(info.value) or "GPU" in str(info.value)
+    assert nq.count_solutions(14, device="auto") == 365596  # auto falls back to the CPU
+
+
+def test_without_numba_cuda_the_error_says_what_to_install(tmp_path):
+    code = ("import sys; sys.modules['numba.cuda'] = None\n"
+            "import nqueens_numba as nq\n"
+            "try:\n    nq.count_solutions(10, device='cuda')\n"
+            "except RuntimeError as exc:\n    print(exc)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "cannot be imported" in done.stdout
+    assert 'pip install "nqueens_numba[cuda]"' in done.stdout
+
+
+def test_the_numpy_shim_restores_row_stack(monkeypatch):
+    """numba-cuda 0.30 calls ``numpy.row_stack``, which NumPy 2.5 removed: the shim gives
+    it back as ``vstack`` and leaves a NumPy that has it alone."""
+    from nqueens_numba._kernels import gpu
+
+    assert gpu.numpy_shim() is False
+    monkeypatch.delattr(np, "row_stack", raising=False)
+    assert gpu.numpy_shim() is True
+    assert np.row_stack is np.vstack
+
+
+# --------------------------------------------------------------------------- on a GPU
+
+
+def _real_gpu():
+    from numba import config as numba_config
+
+    return _device.usable() and not numba_config.ENABLE_CUDASIM
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not _real_gpu(), reason="needs a CUDA GPU and numba-cuda")
+@pytest.mark.parametrize("n", [12, 14])
+def test_counts_on_a_real_gpu(n):
+    assert nq.count_solutions(n, device="cuda") == A000170[n]
+    assert nq.count_solutions(n, device="cuda", method="halving") == A000170[n]
+    assert nq.count_solutions(n, device="cuda", fundamental=True) == A002562[n]
