@@ -147,6 +147,18 @@ def test_range_error_names_the_command(capsys):
     assert "nqueens count: error:" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv, command", [(["count", "99"], "nqueens count"),
+                                           (["solve", "8", "--limit", "x"], "nqueens solve"),
+                                           (["frobnicate"], "nqueens")])
+def test_errors_are_the_message_and_a_hint_not_the_usage(argv, command, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2 and lines[0].startswith(f"{command}: error: ")
+    assert lines[1] == f"({command} --help lists the options)"
+
+
 def test_out_of_memory_exit_1(capsys, tmp_path):
     assert main(["solve", "28", "--format", "npy", "--output", str(tmp_path / "x.npy")]) == 1
     assert "out of memory" in capsys.readouterr().err
