@@ -160,3 +160,34 @@ def test_an_ignored_sigint_stays_ignored_while_the_command_loads():
                          timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout == "4\n0 []\n", run.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("when", ["answered", "restored"])
+def test_ctrl_c_after_the_answer_is_printed_exits_0(when):
+    """A SIGINT that comes once the answer is written (while the command ends, or after
+    ``main`` has put the handlers back) changes nothing: status 0, no message."""
+    code = ("import os, signal, sys\n"
+            "sys.argv = ['nqueens', 'count', '6']\n"
+            "from nqueens_numba.cli import stop\n"
+            "real_answered, real_handle = stop.answered, stop.handle_signals\n"
+            "def answered():\n"
+            "    real_answered()\n"
+            f"    if {when!r} == 'answered':\n"
+            "        os.kill(os.getpid(), signal.SIGINT)\n"
+            "def handle_signals():\n"
+            "    restore = real_handle()\n"
+            "    def restore_then_signal():\n"
+            "        restore()\n"
+            f"        if {when!r} == 'restored':\n"
+            "            os.kill(os.getpid(), signal.SIGINT)\n"
+            "    return restore_then_signal\n"
+            "stop.answered, stop.handle_signals = answered, handle_signals\n"
+            "from nqueens_numba.__main__ import run\n"
+            "status = run()\n"
+            "os.kill(os.getpid(), signal.SIGINT)\n"
+            "print(status)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "4\n0\n" and run.stderr == ""

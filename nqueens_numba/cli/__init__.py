@@ -30,7 +30,7 @@ def main(argv=None):
         output, a checkpoint file that is damaged or of another count, an unreachable
         scheduler, a search that gave up), 130 when interrupted by
         Ctrl-C, 143 and 129 for SIGTERM and SIGHUP (handled like Ctrl-C while ``main``
-        runs, so that partial files are removed). Bad arguments exit through argparse with
+        runs, so that partial files are removed; ignored once the answer is written). Bad arguments exit through argparse with
         status 2 and the option names in the message.
     """
     parser, commands = build_parser()
@@ -73,6 +73,7 @@ def _main(args, commands, out):
             construct.find_command(args, out)
         if out is not None:
             out.flush()
+        stop.answered()  # a signal from now on changes nothing: the answer is out
     except (checkpoint.CheckpointError, huge.NoCompletionError) as exc:  # not the usage
         print(f"nqueens: {exc}", file=sys.stderr)
         return 1
