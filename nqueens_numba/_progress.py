@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from . import _kernels
 
 __all__ = ["COUNT_BAR_FORMAT", "progress_bar", "cache_directory", "compiling_notice",
-           "compile_first"]
+           "compiling_quietly", "compile_first"]
 
 
 #: The text of a count's bar: its subproblems done are a fraction (the share done of those in
@@ -72,6 +72,17 @@ def compiling_notice(enabled, what):
             yield
     finally:
         _kernels.notice.active = False
+
+
+@contextmanager
+def compiling_quietly():
+    """While inside, no line says that numba compiles (a caller's bar says it instead)."""
+    active = getattr(_kernels.notice, "active", False)
+    _kernels.notice.active = True
+    try:
+        yield
+    finally:
+        _kernels.notice.active = active
 
 
 def compile_first(call, what, notice=True):
