@@ -80,7 +80,7 @@ def _main(args, commands, out):
     except (TypeError, ValueError) as exc:
         commands[args.command].error(messages.cli_names(str(exc)))  # exits with status 2
     except KeyboardInterrupt as exc:
-        return stop.interrupted(exc)
+        return stop.interrupted(KeyboardInterrupt(messages.cli_names(str(exc))))
     except MemoryError as exc:
         print(f"nqueens: out of memory: {exc}", file=sys.stderr)
         return 1

@@ -10,7 +10,6 @@ import sys
 import threading
 
 from .._files import remove_pending_temporaries, stop_writing
-from .messages import cli_names
 
 #: The signal that ended the run, for the exit status (128 + its number; 130 for Ctrl-C).
 ended_by = {}
@@ -118,7 +117,7 @@ def interrupted(exc):
     signum = ended_by.get("signal", signal.SIGINT)
     said = "interrupted" if signum == signal.SIGINT else \
         f"terminated by {signal.Signals(signum).name}"
-    print(f"nqueens: {cli_names(str(exc)) or said}", file=sys.stderr)
+    print(f"nqueens: {str(exc) or said}", file=sys.stderr)
     return 128 + signum
 
 
