@@ -265,3 +265,20 @@ def test_a_signal_swallowed_by_a_finaliser_still_stops_the_run_quietly(monkeypat
     assert out == "" and err == "nqueens: terminated by SIGTERM\n"
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
     assert sys.unraisablehook is hook  # restored, as the handlers are
+
+
+@pytest.mark.parametrize("argv, err", [
+    (["solve", "3"], "nqueens: no solutions for n=3\n"),
+    (["solve", "3", "-f", "json"], "nqueens: no solutions for n=3\n"),
+    (["solve", "4", "--torus"], "nqueens: no solutions for n=4 with --torus\n"),
+    (["solve", "3", "--piece", "superqueen"],
+     "nqueens: no solutions for n=3 with --piece superqueen\n"),
+    (["solve", "4", "--preplace", "0:0"],
+     "nqueens: no solutions for n=4 with these constraints\n"),
+    (["solve", "0"], "nqueens: n=0: the empty board (no rows) is the one solution\n"),
+    (["solve", "8", "--limit", "0"], ""),
+    (["solve", "5"], ""),
+])
+def test_solve_says_when_there_is_nothing_to_show(argv, err, capsys):
+    assert main(argv) == 0
+    assert capsys.readouterr().err == err
