@@ -191,3 +191,27 @@ def test_ctrl_c_after_the_answer_is_printed_exits_0(when):
                          timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout == "4\n0\n" and run.stderr == ""
+
+
+def test_solve_warns_once_before_filling_a_large_result(monkeypatch):
+    """A result past ``config.LARGE_RESULT_BYTES`` (here lowered to 1000 bytes) says so once
+    before it is filled, unless a progress bar shows the work."""
+    import warnings
+
+    from nqueens_numba import config
+
+    monkeypatch.setattr(config, "LARGE_RESULT_BYTES", 1000)
+    with pytest.warns(UserWarning) as record:
+        assert nq.solve(13).shape == (73712, 13)
+    assert len(record) == 1
+    assert str(record[0].message).startswith("solve(13) fills 73,712 solutions (0.00089 GiB)")
+    assert record[0].filename == __file__  # points at the call
+    with pytest.warns(UserWarning, match=r"solve\(13, torus=True\) fills 4,524") as record:
+        nq.solve(13, torus=True)
+    assert len(record) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        nq.solve(13, progress=True)  # the bar says it
+        assert len(nq.solve(10)) == 724  # small: 7240 bytes, in NumPy
+        monkeypatch.setattr(config, "LARGE_RESULT_BYTES", 73712 * 13)
+        nq.solve(13)  # at the limit
