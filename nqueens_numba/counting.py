@@ -355,9 +355,9 @@ def warn_if_long(plan, n_threads, checkpointed):
     elif seconds >= config.LONG_COUNT_SECONDS:
         hours = seconds / 3600
         about = "roughly" if cost is not None else "about"
-        message = (f"n={n}{plan.board.keywords}: {about} {hours:,.0f} CPU-hours on this machine "
-                   f"({hours / n_threads:,.0f} hours on {n_threads} "
-                   f"thread{'s' if n_threads > 1 else ''}); {advice}")
+        message = (f"n={n}{plan.board.keywords}: {about} {_progress.significant(hours)} "
+                   f"CPU-hours on this machine ({_progress.duration(seconds / n_threads)} on "
+                   f"{n_threads} thread{'s' if n_threads > 1 else ''}); {advice}")
     else:
         return
     warnings.warn(message, LongCountWarning, stacklevel=4)

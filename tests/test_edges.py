@@ -215,3 +215,17 @@ def test_solve_warns_once_before_filling_a_large_result(monkeypatch):
         assert len(nq.solve(10)) == 724  # small: 7240 bytes, in NumPy
         monkeypatch.setattr(config, "LARGE_RESULT_BYTES", 73712 * 13)
         nq.solve(13)  # at the limit
+
+
+def test_long_times_are_rounded_to_what_is_known():
+    from nqueens_numba import _progress
+
+    assert _progress.significant(126999.4) == "130,000"
+    assert _progress.significant(8.34) == "8.3" and _progress.significant(0.456) == "0.46"
+    assert _progress.duration(59) == "00:59" and _progress.duration(3725) == "1:02:05"
+    assert _progress.duration(86_400 * 15.4) == "15 days"
+    assert _progress.duration(72838 * 3600 + 28 * 60 + 28) == "8.3 years"
+    bar = _progress.progress_bar(1000, 0, "count", disable=True)
+    text = bar.format_meter(1, 1000, 3600.0)  # 999 hours to go
+    assert "<42 days," in text and "999:" not in text
+    assert "<16:40," in bar.format_meter(500, 1000, 1000.0)  # below a day: a clock
