@@ -76,6 +76,12 @@ class Estimate(NamedTuple):
 def _check(n, samples, seed, n_threads, progress, piece, torus):
     board = board_of(piece, torus)
     n = _validate.in_range(n, "n", 1, config.MAX_N)
+    if isinstance(samples, (float, np.floating)) and float(samples).is_integer():
+        whole = int(samples)
+        power = round(math.log10(whole)) if whole > 0 else None
+        written = f"10**{power}" if power is not None and 10**power == whole else f"{whole}"
+        raise TypeError(f"samples must be an integer, got float (write {written}, not "
+                        f"{float(samples)!r})")
     samples = _validate.in_range(samples, "samples", 1, 2**62,
                                  what="a positive integer up to 2**62")
     if seed is not None:
@@ -275,7 +281,8 @@ def estimate_count(n, *, samples=10**7, seed=None, n_threads=None, progress=Fals
     ------
     TypeError
         If ``n``, ``samples``, ``seed`` or ``n_threads`` is not an integer (``bool`` and
-        ``float`` included), or ``progress`` is not a bool.
+        ``float`` included: write ``samples=10**6``, not ``1e6``), or ``progress`` is not a
+        bool.
     ValueError
         If ``n`` is outside ``1..63``, ``samples`` below 1, ``seed`` negative, or
         ``n_threads`` out of range.

@@ -140,6 +140,12 @@ def test_bad_samples():
     for bad in (1.5, True, "10", 1e6):
         with pytest.raises(TypeError, match="samples must be an integer"):
             nq.estimate_count(8, samples=bad)
+    for bad, hint in ((1e6, "write 10**6, not 1000000.0"), (2500.0, "write 2500, not 2500.0"),
+                      (np.float64(1e4), "write 10**4, not 10000.0")):
+        for call in (nq.estimate_count, nq.search_profile):
+            with pytest.raises(TypeError, match=r"samples must be an integer, got float \("
+                               + hint.replace("*", r"\*") + r"\)"):
+                call(10, samples=bad)
     for bad in (0, -5):
         with pytest.raises(ValueError, match="samples must be a positive integer"):
             nq.estimate_count(8, samples=bad)
