@@ -87,7 +87,8 @@ def compiling_notice(enabled, what):
     if not enabled or getattr(_kernels.notice, "active", False):
         yield
         return
-    from numba.core import event
+    with _kernels.interrupts_deferred():
+        from numba.core import event
 
     class Notice(event.Listener):
         said = False

@@ -4,6 +4,7 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 
 import numpy as np
@@ -229,3 +230,26 @@ def test_long_times_are_rounded_to_what_is_known():
     text = bar.format_meter(1, 1000, 3600.0)  # 999 hours to go
     assert "<42 days," in text and "999:" not in text
     assert "<16:40," in bar.format_meter(500, 1000, 1000.0)  # below a day: a clock
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_a_first_call_interrupted_while_the_package_loads_leaves_it_working():
+    """Ctrl-C while the first call of a process loads numpy, numba and the kernels (as in a
+    notebook's first cell) waits for the loading to end and then interrupts: later calls
+    work (an import cut short would leave modules half made, failing every later call)."""
+    code = textwrap.dedent("""
+        import _thread, sys, threading
+        import nqueens_numba as nq
+        threading.Timer(float(sys.argv[1]), _thread.interrupt_main).start()
+        try:
+            nq.count_solutions(16)
+        except KeyboardInterrupt:
+            pass
+        print(nq.count_solutions(13), nq.count_solutions(11, torus=True),
+              len(nq.solve(13, limit=3)), nq.estimate_count(14, samples=10**4, seed=1).samples)
+    """)
+    for delay in (0.01, 0.05, 0.15, 0.3):
+        run = subprocess.run([sys.executable, "-c", code, str(delay)], capture_output=True,
+                             text=True, timeout=300)
+        assert run.returncode == 0, (delay, run.stderr[-2000:])
+        assert run.stdout == "73712 88 3 10000\n", (delay, run.stdout, run.stderr[-2000:])
