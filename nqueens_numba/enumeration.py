@@ -175,8 +175,7 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
         tabulated totals (OEIS A000170, n <= 27) and ``limit``.
     preplaced, blocked : optional
         Constraints, as in :func:`count_solutions`: only their completions are returned
-        (counted first, to size the result), by the kernel ``_fill_rows`` (each row limited
-        to its allowed squares).
+        (counted first, to size the result), each row limited to its allowed squares.
     progress : bool, optional
         Show a progress bar of the solutions written, with an ETA (``tqdm.auto``: a widget
         in Jupyter, text on stderr). The kernels are compiled (or loaded from the cache)
@@ -220,7 +219,7 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
     Notes
     -----
     Subproblems of a prefix split (left half of the first row only) are enumerated in
-    parallel by the explicit-stack kernel ``_fill_solutions`` and written in order; the
+    parallel by an explicit-stack search and written in order; the
     solutions with the first queen in the right half are the mirror images of the left-half
     ones, in reverse order. Boards up to ``config.BREADTH_MAX_N`` (12) without ``progress``
     are searched row by row in NumPy instead: milliseconds, and no kernel to compile.
