@@ -11,8 +11,8 @@ from contextlib import contextmanager
 
 from . import _kernels
 
-__all__ = ["COUNT_BAR_FORMAT", "significant", "duration", "progress_bar", "cache_directory", "compiling_notice",
-           "compiling_quietly", "compile_first"]
+__all__ = ["COUNT_BAR_FORMAT", "significant", "duration", "progress_bar", "cache_directory",
+           "compiling_notice", "compiling_quietly", "compile_first"]
 
 
 #: The text of a count's bar: its subproblems done are a fraction (the share done of those in

@@ -28,10 +28,11 @@ def main(argv=None):
     int
         0 on success, 1 for an error reported on stderr (out of memory, an unwritable
         output, a checkpoint file that is damaged or of another count, an unreachable
-        scheduler, a search that gave up), 130 when interrupted by
-        Ctrl-C, 143 and 129 for SIGTERM and SIGHUP (handled like Ctrl-C while ``main``
-        runs, so that partial files are removed; ignored once the answer is written). Bad arguments exit through argparse with
-        status 2 and the option names in the message.
+        scheduler, a search that gave up), 130 when interrupted by Ctrl-C, 143 and 129 for
+        SIGTERM and SIGHUP (handled like Ctrl-C while ``main`` runs, so that partial files
+        are removed; ignored once the answer is written). Bad arguments exit with status 2
+        after ``nqueens COMMAND: error: MESSAGE`` (the option names in the message) and a
+        line naming ``--help``.
     """
     parser, commands = build_parser()
     args = parser.parse_args(argv)

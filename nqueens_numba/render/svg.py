@@ -160,9 +160,9 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
            f'<rect class="background" width="{width:.10g}" height="{height:.10g}" '
            f'fill="{PAPER}"/>']
     for i, line in enumerate(lines):
-        out.append(f'<text class="title" x="{width / 2:.10g}" y="{title_font * (1.1 + 1.2 * i):.10g}" '
-                   f'text-anchor="middle" font-size="{title_font:.10g}" fill="{INK}">'
-                   f'{escape(line)}</text>')
+        y = title_font * (1.1 + 1.2 * i)
+        out.append(f'<text class="title" x="{width / 2:.10g}" y="{y:.10g}" text-anchor="middle" '
+                   f'font-size="{title_font:.10g}" fill="{INK}">{escape(line)}</text>')
     rules = board_of(piece, torus)  # (validated whether or not attacks are drawn)
     hit = rules.attacked(q) if attacks else None
     if n <= SQUARES_MAX_N:
