@@ -3,7 +3,9 @@
 Count, enumerate and print the solutions of the n-queens problem for ``0 <= n <= 63``.
 This module only gathers the public names of the modules that do each job, importing each
 module when one of its names is first used (``import nqueens_numba`` is quick, and the
-``nqueens`` command can handle Ctrl-C from its first moment).
+``nqueens`` command can handle Ctrl-C from its first moment). A Ctrl-C while a module (and
+numpy, numba, the kernels) loads waits for the loading to end, then interrupts: a first call
+interrupted in a notebook leaves the package whole.
 """
 from ._version import __version__
 
@@ -35,12 +37,15 @@ _MODULES = {"api", "checkpoint", "checking", "config", "constraints", "counting"
 def __getattr__(name):
     import importlib
 
-    if name in _HOME:
-        value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
-    elif name in _MODULES:
-        value = importlib.import_module(f".{name}", __name__)
-    else:
+    from ._kernels import interrupts_deferred
+
+    if name not in _HOME and name not in _MODULES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    with interrupts_deferred():  # Ctrl-C waits for the modules to load whole
+        if name in _HOME:
+            value = getattr(importlib.import_module(f".{_HOME[name]}", __name__), name)
+        else:
+            value = importlib.import_module(f".{name}", __name__)
     globals()[name] = value
     return value
 

@@ -6,7 +6,8 @@ import sys
 def run():
     """The ``nqueens`` command: :func:`nqueens_numba.cli.main`. Ctrl-C while the package is
     still loading waits for the loading to end (a fraction of a second: an import cut short
-    can leave a module half made) and exits with status 130 without a traceback."""
+    can leave a module half made) and exits with status 130 without a traceback. Once the
+    answer is written, Ctrl-C changes nothing: the status is 0."""
     interrupted = []
     previous = signal.getsignal(signal.SIGINT)
     if previous is not signal.SIG_IGN:  # (a process started to ignore it goes on ignoring it)
@@ -18,10 +19,17 @@ def run():
     try:
         if interrupted:
             raise KeyboardInterrupt
-        return main()
-    except KeyboardInterrupt:  # before ``main`` handles it itself
-        print("nqueens: interrupted", file=sys.stderr)
-        return 130
+        status = main()
+    except KeyboardInterrupt:  # before ``main`` handles it itself, or after the answer
+        from .cli import stop
+
+        if "answered" not in stop.ended_by:
+            print("nqueens: interrupted", file=sys.stderr)
+            return 130
+        status = 0
+    if previous is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the process ends: the answer is out
+    return status
 
 
 if __name__ == "__main__":

@@ -5,13 +5,14 @@ work only, and the line that says when numba compiles.
 * :func:`compiling_notice`, :func:`compile_first`: the kernels are compiled (or loaded) before
   a bar starts, with one line on stderr when numba really compiles.
 """
+import math
 import sys
 from contextlib import contextmanager
 
 from . import _kernels
 
-__all__ = ["COUNT_BAR_FORMAT", "progress_bar", "cache_directory", "compiling_notice",
-           "compile_first"]
+__all__ = ["COUNT_BAR_FORMAT", "significant", "duration", "progress_bar", "cache_directory",
+           "compiling_notice", "compiling_quietly", "compile_first"]
 
 
 #: The text of a count's bar: its subproblems done are a fraction (the share done of those in
@@ -20,14 +21,51 @@ COUNT_BAR_FORMAT = ("{desc}: {percentage:5.1f}%|{bar}| {n:,.2f}/{total_fmt} "
                     "[{elapsed}<{remaining}, {rate_fmt}{postfix}]")
 
 
+def significant(value, digits=2):
+    """``value`` rounded to ``digits`` significant digits, with thousands separators:
+    ``significant(126999.4) == "130,000"``, ``significant(8.34) == "8.3"``."""
+    if not value or not math.isfinite(value):
+        return f"{value:g}"
+    rounded = round(value, digits - 1 - math.floor(math.log10(abs(value))))
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(rounded))))
+    return f"{rounded:,.{decimals}f}"
+
+
+def duration(seconds):
+    """A time to wait, no more precise than it is known: a clock ``H:MM:SS`` (``MM:SS``)
+    below a day, else days or years to 2 significant digits (``"15 days"``, ``"7.2
+    years"``): a count's long-run warning and its bar's ETA."""
+    if seconds < 86_400:
+        minutes, secs = divmod(int(max(seconds, 0)), 60)
+        hours, minutes = divmod(minutes, 60)
+        return f"{hours:d}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
+    days = seconds / 86_400
+    if days < 365.25:
+        return f"{significant(days)} days"
+    return f"{significant(days / 365.25)} years"
+
+
 def progress_bar(total, initial, desc, unit="subproblem", disable=False, bar_format=None):
     """A ``tqdm.auto`` bar of finished subproblems, or of another ``unit`` (a widget in
     Jupyter, text on stderr); ``total=None`` when unknown (no ETA then). With ``disable``,
-    a bar that shows nothing."""
+    a bar that shows nothing. Its ETA is written by :func:`duration` (days or years when
+    long)."""
     from tqdm.auto import tqdm
 
     class Bar(tqdm):
         monitor_interval = 0  # no monitor thread: the callers refresh the bar themselves
+
+        @staticmethod
+        def format_meter(n, total, elapsed, rate=None, initial=0, **kwargs):
+            text = tqdm.format_meter(n, total, elapsed, rate=rate, initial=initial, **kwargs)
+            if rate is None and elapsed:
+                rate = (n - initial) / elapsed
+            if rate and total and n < total:
+                remaining = (total - n) / rate
+                if remaining >= 86_400:  # tqdm's clock would read 72838:28:28
+                    clock = tqdm.format_interval(remaining)
+                    text = text.replace(f"<{clock}", f"<{duration(remaining)}", 1)
+            return text
 
     return Bar(total=total, initial=initial, unit=unit, desc=desc, mininterval=0.2,
                disable=disable, bar_format=bar_format)
@@ -49,7 +87,8 @@ def compiling_notice(enabled, what):
     if not enabled or getattr(_kernels.notice, "active", False):
         yield
         return
-    from numba.core import event
+    with _kernels.interrupts_deferred():
+        from numba.core import event
 
     class Notice(event.Listener):
         said = False
@@ -72,6 +111,17 @@ def compiling_notice(enabled, what):
             yield
     finally:
         _kernels.notice.active = False
+
+
+@contextmanager
+def compiling_quietly():
+    """While inside, no line says that numba compiles (a caller's bar says it instead)."""
+    active = getattr(_kernels.notice, "active", False)
+    _kernels.notice.active = True
+    try:
+        yield
+    finally:
+        _kernels.notice.active = active
 
 
 def compile_first(call, what, notice=True):

@@ -264,8 +264,11 @@ class Tracker:
             message += f" ({going} more in progress)"
         if self.checkpoint is not None:
             self.save()
-            message += (f"; progress saved to {self.checkpoint.path!r}: call again with it to "
-                        f"resume")
+            message += (f"; progress saved to {self.checkpoint.path!r}: call again with the "
+                        f"same arguments to resume")
+        else:
+            message += ("; the work done is lost: count with checkpoint=FILE to be able to "
+                        "resume")
         return KeyboardInterrupt(message)
 
     def __enter__(self):

@@ -154,6 +154,12 @@ VARIANT_COST = {"torus": (23, 665.0, 5.4), "superqueen": (17, 0.72, 6.5)}
 #: Share of the available memory that ``solve`` may allocate for its result by default.
 MEMORY_FRACTION = 0.8
 
+#: ``solve`` without a progress bar warns (``UserWarning``) before filling a result of more
+#: than this many bytes: 1 GiB. ``solve(16)`` (225 MiB) takes about 2 s, below it;
+#: ``solve(17)`` (1.5 GiB) takes tens of seconds and ``solve(18)`` (11 GiB) minutes, which
+#: would otherwise pass without a word while memory grows.
+LARGE_RESULT_BYTES = 1 << 30
+
 #: Total counts, OEIS A000170, n = 0 .. 27 (https://oeis.org/A000170). Used only to size the
 #: output of ``solve`` before the search (the search's own count is checked against it) and
 #: to size the split of a count (``SOLUTIONS_PER_SUBPROBLEM``).

@@ -36,79 +36,50 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     n : int
         Board order, ``0 <= n <= 63``. Any Python or NumPy integer.
     n_threads : int, optional
-        Threads for this call, ``1 .. numba.config.NUMBA_NUM_THREADS`` (set that with the
+        Threads for this call, ``1 .. numba.config.NUMBA_NUM_THREADS`` (set with the
         ``NUMBA_NUM_THREADS`` environment variable); all of them by default.
     method : {None, "halving", "symmetric"}, optional
-        The search to use. ``None`` picks ``"symmetric"`` for ``n >= 7``
-        (``config.SYMMETRIC_MIN_N``, from where it is faster) and ``"halving"`` below. Both
-        give the same totals. With ``None`` and no ``prefix_depth``, ``progress`` or
-        ``checkpoint``, small boards skip the kernels' compile: up to
-        ``config.BREADTH_MAX_N`` (12) a breadth-first search in NumPy counts them
-        (milliseconds; the fundamental count classifies the solutions with
-        :mod:`~nqueens_numba.symmetry`), and a total count of at most
-        ``config.DIRECT_SOLUTIONS`` solutions (``n <= 14``) runs the plainest kernel
-        (``_count_rows``) from the root, which compiles in a fraction of a second, the
-        others in seconds.
+        The search: mirror halving, or one solution per symmetry class. Both give the same
+        totals; ``None`` picks ``"symmetric"`` from ``n = 7`` (``config.SYMMETRIC_MIN_N``).
     fundamental : bool, optional
-        Count fundamental solutions (D4 orbits, OEIS A002562) instead of all solutions.
-        Needs the symmetric search; ``n = 0`` gives 1 (the empty board).
+        Count fundamental solutions (D4 orbits, OEIS A002562) instead of all solutions
+        (the symmetric search); ``n = 0`` gives 1.
     prefix_depth : int, optional
-        Rows pre-placed to split the search: ``1 .. n - 1`` for ``"halving"``,
-        ``2 .. n - 5`` for ``"symmetric"`` (``n >= 7``), and at most
-        ``config.MAX_SUBPROBLEMS`` (10^6) subproblems: a depth with more raises
-        ``ValueError`` (for n = 14, halving depths 8 .. 11; deeper prefixes die out).
-        Every depth gives the same result; the default grows the prefix until the
-        subproblems are many and small (or takes the depth of ``checkpoint`` when resuming).
+        Rows pre-placed to split the search into subproblems: ``1 .. n - 1`` for
+        ``"halving"``, ``2 .. n - 5`` for ``"symmetric"``, at most
+        ``config.MAX_SUBPROBLEMS`` subproblems. Every depth gives the same result; by
+        default the split grows until its subproblems are many and small.
     progress : bool, optional
-        Show a progress bar of finished subproblems with an ETA (``tqdm.auto``: a widget in
-        Jupyter, text on stderr elsewhere).
+        Show a progress bar with an ETA (``tqdm.auto``: a widget in Jupyter, text on
+        stderr elsewhere).
     checkpoint : str or os.PathLike, optional
-        Record the counts of finished subproblems and the saved stacks of the searches in
-        progress in this JSON file (written atomically when the count starts, about every
-        ``config.CHECKPOINT_SECONDS``, when stopped and at the end), and resume from it:
-        calling again with the same file skips the finished subproblems, continues the
-        searches in progress and returns the same result (with the split the file records,
-        whatever ``n_threads``). After a crash or ``kill -9`` a resume loses at most the
-        last save interval of each thread. :func:`nqueens_numba.checkpoint.status` tells
-        how far it has come. One run per file at a time: another run on the same file
-        raises ``CheckpointError`` meanwhile.
+        A JSON file recording the count as it goes, and resumed from when it exists:
+        calling again with the same arguments continues where the count stopped, or was
+        killed, and returns the same result. :func:`nqueens_numba.checkpoint.status` tells
+        how far it has come.
     checkpoint_every : float, optional
-        With ``checkpoint``: write it about every ``checkpoint_every`` seconds, 0 or more
-        (default ``config.CHECKPOINT_SECONDS``, 2 s; 0: after every kernel call; ``inf``:
-        only when stopped and at the end).
+        With ``checkpoint``: seconds between writes, 0 or more (default
+        ``config.CHECKPOINT_SECONDS``; ``inf``: only when stopped and at the end).
     preplaced : mapping of int to int, or array_like of int, shape (n,), optional
-        Queens placed beforehand: ``{row: column}``, or ``queens[row] == column`` with -1 for
-        free rows. Only completions are counted (the n-queens completion problem).
+        Queens placed beforehand, ``{row: column}`` or ``queens[row] == column`` with -1
+        for free rows: only their completions are counted.
     blocked : array_like of bool, shape (n, n), optional
-        True on the squares no queen may stand on.
-
-        With ``preplaced`` or ``blocked`` the count with allowed squares runs (each
-        row limited to its allowed squares); mirror halving is used when the constraints look
-        the same in a left-right mirror, and the symmetric method (and ``fundamental``) does
-        not apply.
+        True on the squares no queen may stand on. With ``preplaced`` or ``blocked``, the
+        symmetric search and ``fundamental`` do not apply.
     piece : {"queen", "superqueen"}, optional
         ``"superqueen"``: queens that also move as knights (OEIS A051223; fundamental:
         A051224).
     torus : bool, optional
-        Toroidal (modular) queens: the diagonals wrap around the board's edges (OEIS
-        A051906; solutions exist iff ``gcd(n, 6) == 1``, or ``n <= 1``).
-
-        Superqueens are counted as queens are (``method``, ``fundamental``: their attacks
-        are D4-invariant), with the knight squares of the two rows above excluded;
-        toroidal queens by least steps (``"halving"`` only; see Notes; ``fundamental``
-        classifies their solutions by enumeration). The variants cannot be combined with
-        each other or with ``preplaced`` or ``blocked``.
+        Toroidal queens: the diagonals wrap around the edges (OEIS A051906; solutions exist
+        iff ``gcd(n, 6) == 1`` or ``n <= 1``; ``"halving"`` only). The variants combine
+        neither with each other nor with ``preplaced`` or ``blocked``.
     device : {"cpu", "cuda", "auto"}, optional
         Where the subproblems are counted: this machine's threads (default), GPUs through
-        numba-cuda (``pip install "nqueens_numba[cuda]"``; both methods, ``fundamental``,
-        ``preplaced``/``blocked`` and superqueens; not the torus), or ``"auto"``: a usable
-        GPU from ``n = 13`` (``config.GPU_MIN_N``) on, else the CPU. The same split, the
-        same results, the same checkpoint file (a GPU count resumes on the CPU and the
-        reverse). Boards with no split (the empty board, the orbits of boards under 7)
-        are answered on the CPU.
+        numba-cuda (``pip install "nqueens_numba[cuda]"``; not the torus), or ``"auto"``: a
+        usable GPU from ``n = 13`` (``config.GPU_MIN_N``), else the CPU. The same results
+        and checkpoint files either way (a GPU count resumes on the CPU and the reverse).
     devices : sequence of int, optional
-        With ``device="cuda"``: the GPUs to use (``numba.cuda.gpus`` numbers); every
-        visible GPU by default, one host thread each.
+        With ``device="cuda"``: the GPUs to use; every visible GPU by default.
 
     Returns
     -------
@@ -118,42 +89,27 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     Raises
     ------
     TypeError
-        If ``n``, ``n_threads`` or ``prefix_depth`` is not an integer (``bool`` and
-        ``float`` included), ``fundamental`` or ``progress`` is not a bool, or
-        ``checkpoint_every`` is not a number.
+        For an argument of the wrong type: ``n``, ``n_threads``, ``prefix_depth`` or a
+        queen not an integer (``bool`` and ``float`` included), a flag not a bool,
+        ``blocked`` not boolean.
     ValueError
-        If ``n`` is outside ``0..63``, ``n_threads`` outside ``1..NUMBA_NUM_THREADS``,
-        ``method`` unknown, ``fundamental=True`` with ``method="halving"``,
-        ``prefix_depth`` outside its range or ``checkpoint_every`` negative; for pre-placed
-        queens off the board, on a blocked square or attacking each other (named in the
-        message), a ``blocked`` of the wrong shape, or constraints with
-        ``method="symmetric"`` or ``fundamental=True``.
-        ``TypeError`` for a ``blocked`` that is not boolean or non-integer queens.
-        ``ValueError`` for an unknown ``piece``, and for the combinations of a variant
-        named above (``TypeError`` for a ``piece`` that is not a string, a ``torus`` that
-        is not a bool).
-        ``TypeError`` for a ``device`` that is not a string or ``devices`` that are not
-        integers; ``ValueError`` for another ``device``, ``devices`` with
-        ``device="cpu"``, a GPU number that is not visible, and ``device="cuda"`` on the
-        torus.
+        For a value out of its range (named in the message), pre-placed queens off the
+        board, on a blocked square or attacking each other, or arguments that do not
+        combine.
     RuntimeError
         With ``device="cuda"`` when no GPU is usable: the message says what is missing
         (the NVIDIA driver, a visible GPU, numba's CUDA support) and what to install.
     nqueens_numba.checkpoint.CheckpointError
-        (a ``ValueError``) If ``checkpoint`` is damaged or was written for another count;
-        the file is left unchanged.
+        (a ``ValueError``) If ``checkpoint`` is damaged or of another count; the file is
+        left unchanged.
     KeyboardInterrupt
-        On Ctrl-C: the count stops within about a second at any ``n`` (the kernels return
-        after a work budget of ``config.COUNT_BUDGET`` steps with their stack saved; a GPU
-        launch takes about ``config.GPU_LAUNCH_SECONDS``), saves ``checkpoint`` if given,
-        with the searches in progress, and says how far it got.
+        On Ctrl-C, within about a second at any ``n``, saying how far the count got (and
+        saving ``checkpoint`` if given).
 
     Warns
     -----
     LongCountWarning
-        When the count is estimated at more than a day of CPU time on this machine
-        (``config.LONG_COUNT_SECONDS``; unconstrained counts of n >= 22 or so), in one line
-        at the start, with the estimate.
+        When the count is estimated at more than a day of CPU time on this machine.
 
     See Also
     --------
@@ -163,51 +119,35 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
 
     Notes
     -----
-    Two explicit-stack depth-first searches over ``int64`` bitboards:
+    Explicit-stack depth-first searches over ``int64`` bitboards [3]_. Mirror halving
+    searches the left half of the first row and doubles it. The symmetric search visits, of
+    each D4 orbit, only the images whose first-row queen is at least as far from a corner
+    as every other edge queen, and weighs each leaf by the images that qualify: one pass
+    gives the orbits by size (the fundamental count) and the total, in about 38% of the
+    halving search's time. Toroidal queens are counted by least steps: the first queen
+    stands in column 0, and a solution counts, for the ``2 n / s`` it stands for, when its
+    cyclic column steps are the least of their rotations and negations.
 
-    * ``"halving"`` (kernel ``_count_batch``): only the left half of the first row is
-      searched and its count doubled (mirror symmetry); for odd ``n`` the middle column is
-      searched once.
-    * ``"symmetric"`` (kernel ``_count_symmetric_run``): of each D4 orbit only the
-      images whose first-row queen is at least as far from a corner as every other edge
-      queen are searched (masks keep the side columns empty in the middle rows and the last
-      queen near a corner, which cuts the other images early). An orbit of 8 has one such
-      image per edge whose queen is that far from a corner, so each leaf counts for the
-      inverse of that number; the rare leaves fixed by ``rot180`` (orbits of 4 and 2) are
-      compared with their images. One pass gives the orbits by size, hence the fundamental
-      count and the total. About 38% of the halving search's time.
-    * Toroidal queens, by least steps (the torus's own count kernel): the column shifts,
-      the row shifts and the mirror ``c -> -c`` map solutions to solutions. The first-row
-      queen stands in column 0 (times ``n``); the *steps* ``d_i = q_{i+1} - q_i mod n``
-      between rows (cyclically) are rotated by a row shift and negated by the mirror, so
-      the second-row queen stands in the column ``m = d_0 <= (n - 1) / 2`` of the least step
-      and every later queen at least ``m`` columns, either way round, from the one above.
-      A solution found counts if its steps are the least of their rotations and
-      negations in lexicographic order, as the ``2 n / s`` solutions they stand for
-      (``s``: those that leave them as they are). About 6 times fewer nodes than the
-      column shift and the mirror alone at n = 17 and 19.
-
-    The search is split into subproblems by pre-placing the first ``prefix_depth`` rows:
-    many more subproblems than threads, each small (see ``config.TASKS_PER_THREAD`` and
-    ``config.SOLUTIONS_PER_SUBPROBLEM``). A pool of ``n_threads`` threads takes batches of
-    them as it goes, so no thread idles while others work; each subproblem's count goes to
-    its own slot and Python sums the slots as exact integers. On a GPU
-    (:mod:`nqueens_numba._kernels.gpu`) each GPU thread takes whole subproblems from an
-    atomic counter and searches them with an explicit stack in shared memory; launches of
-    about ``config.GPU_LAUNCH_SECONDS`` report each subproblem's results as the CPU
-    kernels do.
+    The search is split into many more subproblems than threads, run by a pool of threads
+    and summed as exact integers. Small boards without a bar, checkpoint or split are
+    counted in NumPy (``n <= config.BREADTH_MAX_N``; the fundamental count up to
+    ``config.BREADTH_ORBITS_MAX_N``), with no kernel to compile, and up to
+    ``config.DIRECT_SOLUTIONS`` solutions by the kernel that compiles fastest, until the
+    split's kernel is loaded in the process. Each kernel
+    call stops after a work budget with its stack saved, so a count can be interrupted,
+    checkpointed and resumed at any ``n``; a resume after a crash loses at most the last
+    save interval of each thread, and one run at a time may use a checkpoint file. On a GPU each thread takes whole
+    subproblems from an atomic counter and searches them with an explicit stack in shared
+    memory, in launches of about a second that report each subproblem as the CPU does.
 
     References
     ----------
-    .. [1] OEIS A000170, "Number of ways of placing n nonattacking queens on an n X n board",
-       https://oeis.org/A000170
-    .. [2] OEIS A002562, the same up to rotations and reflections,
-       https://oeis.org/A002562
+    .. [1] OEIS A000170, https://oeis.org/A000170
+    .. [2] OEIS A002562, the same up to rotations and reflections, https://oeis.org/A002562
     .. [3] J. R. Bitner and E. M. Reingold, "Backtrack programming techniques",
        Communications of the ACM 18 (11), 1975.
     .. [4] I. P. Gent, C. Jefferson and P. Nightingale, "Complexity of n-Queens
-       Completion", Journal of Artificial Intelligence Research 59 (2017) 815-848: counting
-       completions is #P-complete.
+       Completion", JAIR 59 (2017) 815-848: counting completions is #P-complete.
 
     Examples
     --------
@@ -219,10 +159,6 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     12
     >>> [count_solutions(n) for n in range(7)]
     [1, 1, 0, 0, 2, 10, 4]
-    >>> count_solutions(10, method="halving") == count_solutions(10, method="symmetric")
-    True
-    >>> count_solutions(12, prefix_depth=4)
-    14200
     >>> count_solutions(13, torus=True), count_solutions(12, piece="superqueen")
     (4524, 156)
     """
@@ -418,9 +354,9 @@ def warn_if_long(plan, n_threads, checkpointed):
     elif seconds >= config.LONG_COUNT_SECONDS:
         hours = seconds / 3600
         about = "roughly" if cost is not None else "about"
-        message = (f"n={n}{plan.board.keywords}: {about} {hours:,.0f} CPU-hours on this machine "
-                   f"({hours / n_threads:,.0f} hours on {n_threads} "
-                   f"thread{'s' if n_threads > 1 else ''}); {advice}")
+        message = (f"n={n}{plan.board.keywords}: {about} {_progress.significant(hours)} "
+                   f"CPU-hours on this machine ({_progress.duration(seconds / n_threads)} on "
+                   f"{n_threads} thread{'s' if n_threads > 1 else ''}); {advice}")
     else:
         return
     warnings.warn(message, LongCountWarning, stacklevel=4)

@@ -4,6 +4,8 @@ The subproblems of a split are enumerated in parallel and written in lexicograph
 (:func:`nqueens_numba._runner.ordered_blocks`); without constraints only the left half of the
 first row is searched and the rest are mirror images.
 """
+import warnings
+
 import numpy as np
 
 from . import (_blocks, _breadth, _docs, _enumerating, _kernels, _pool, _progress, _runner,
@@ -27,6 +29,7 @@ def _solve_all(n, n_threads, max_bytes, progress=False):
             f"first k"
         )
     _validate.result_size(n, total, max_bytes)
+    _warn_if_large(n, total, progress, QUEEN)
     out = np.empty((total, n), dtype=np.int8)
     split = _enumerating.enumeration_split(n, n_threads)
     mirrored = split.weights == 2
@@ -48,6 +51,19 @@ def _solve_all(n, n_threads, max_bytes, progress=False):
         _pool.run_threads(n_threads, _kernels.entry("mirror_rows"), slices)
         bar.update(left_end)
     return out
+
+
+def _warn_if_large(n, rows, progress, board):
+    """Warn (``UserWarning``, once per call) before filling ``rows`` solutions of ``n``
+    bytes beyond ``config.LARGE_RESULT_BYTES`` without a progress bar: what would take
+    minutes and gigabytes says so first."""
+    size = rows * n
+    if progress or size <= config.LARGE_RESULT_BYTES:
+        return
+    warnings.warn(
+        f"solve({n}{board.keywords}) fills {rows:,} solutions ({size / 2**30:.2g} GiB), which "
+        f"takes a while: progress=True shows how far it has come; iter_solutions and "
+        f"save_solutions stream them, count_solutions counts them", UserWarning, stacklevel=4)
 
 
 def _write_blocks(out, blocks, bar, what):
@@ -75,6 +91,7 @@ def _solve_counted(n, n_threads, cons, max_bytes, progress=False, board=QUEEN):
     split, states, depth = _enumerating.solve_split(n, n_threads, cons, board)
     count = split.total(_runner.run_split(split, n_threads))
     _validate.result_size(n, count, max_bytes, board.keywords)
+    _warn_if_large(n, count, progress, board)
     out = np.empty((count, n), dtype=np.int8)
     state = states[0] if len(states) else None
     allow = None if cons is None else cons.allow
@@ -158,8 +175,7 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
         tabulated totals (OEIS A000170, n <= 27) and ``limit``.
     preplaced, blocked : optional
         Constraints, as in :func:`count_solutions`: only their completions are returned
-        (counted first, to size the result), by the kernel ``_fill_rows`` (each row limited
-        to its allowed squares).
+        (counted first, to size the result), each row limited to its allowed squares.
     progress : bool, optional
         Show a progress bar of the solutions written, with an ETA (``tqdm.auto``: a widget
         in Jupyter, text on stderr). The kernels are compiled (or loaded from the cache)
@@ -189,6 +205,12 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
     MemoryError
         If the result would be larger than ``max_bytes`` (raised before allocating).
 
+    Warns
+    -----
+    UserWarning
+        Without ``progress``, before filling a result of more than
+        ``config.LARGE_RESULT_BYTES`` (1 GiB: ``solve(17)`` and beyond).
+
     See Also
     --------
     count_solutions : the number of solutions without storing them.
@@ -197,7 +219,7 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
     Notes
     -----
     Subproblems of a prefix split (left half of the first row only) are enumerated in
-    parallel by the explicit-stack kernel ``_fill_solutions`` and written in order; the
+    parallel by an explicit-stack search and written in order; the
     solutions with the first queen in the right half are the mirror images of the left-half
     ones, in reverse order. Boards up to ``config.BREADTH_MAX_N`` (12) without ``progress``
     are searched row by row in NumPy instead: milliseconds, and no kernel to compile.

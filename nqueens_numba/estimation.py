@@ -24,10 +24,12 @@ class Estimate(NamedTuple):
     value : float or numpy.ndarray of float64
         The estimate (for :func:`search_profile`, one per depth: shape ``(n + 1,)``).
     stderr : float or numpy.ndarray of float64
-        Its estimated standard error, same shape: 0 where the value is exact; ``nan`` where
-        it cannot be estimated (a stratum with a single probe, or an estimate of 0 where
-        every probe died on a board of 4 or more rows, unless the board is known to have no
-        solutions: the torus of ``gcd(n, 6) > 1``).
+        Its estimated standard error, same shape: 0 only where the value is exact (the
+        depths counted rather than sampled, and boards known to have no solutions);
+        ``nan`` where it cannot be estimated: a stratum with a single probe, probes that
+        all agree (no spread is no proof: a few probes can agree by chance), or an estimate
+        of 0 where every probe died on a board of 4 or more rows, unless the board is known
+        to have no solutions (the torus of ``gcd(n, 6) > 1``).
     samples : int
         The random probes it is made of.
     """
@@ -76,6 +78,12 @@ class Estimate(NamedTuple):
 def _check(n, samples, seed, n_threads, progress, piece, torus):
     board = board_of(piece, torus)
     n = _validate.in_range(n, "n", 1, config.MAX_N)
+    if isinstance(samples, (float, np.floating)) and float(samples).is_integer():
+        whole = int(samples)
+        power = round(math.log10(whole)) if whole > 0 else None
+        written = f"10**{power}" if power is not None and 10**power == whole else f"{whole}"
+        raise TypeError(f"samples must be an integer, got float (write {written}, not "
+                        f"{float(samples)!r})")
     samples = _validate.in_range(samples, "samples", 1, 2**62,
                                  what="a positive integer up to 2**62")
     if seed is not None:
@@ -236,6 +244,13 @@ def _stratified(plan, sums, squares):
         unknown = value == 0
         unknown[-1] &= not plan.board.has_no_solutions(plan.n)
         stderr[unknown] = np.nan
+    # Probes that agree by chance (no spread) prove nothing: only the strata's own rows and
+    # the free squares just below each stratum are counted rather than sampled (all of it
+    # when the exact tail starts at the strata), so a 0 elsewhere is no error bar
+    # (``estimate_count(8, samples=2, seed=3)``: 120, every probe alike; 92 in truth).
+    depths = np.arange(plan.n + 1 - value.shape[0], plan.n + 1)  # the columns' depths
+    if plan.n - plan.tail > plan.depth:  # some rows are sampled at random
+        stderr[(stderr == 0) & (value != 0) & (depths > plan.depth + 1)] = np.nan
     return value, stderr
 
 
@@ -275,7 +290,8 @@ def estimate_count(n, *, samples=10**7, seed=None, n_threads=None, progress=Fals
     ------
     TypeError
         If ``n``, ``samples``, ``seed`` or ``n_threads`` is not an integer (``bool`` and
-        ``float`` included), or ``progress`` is not a bool.
+        ``float`` included: write ``samples=10**6``, not ``1e6``), or ``progress`` is not a
+        bool.
     ValueError
         If ``n`` is outside ``1..63``, ``samples`` below 1, ``seed`` negative, or
         ``n_threads`` out of range.

@@ -176,7 +176,7 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
     -----
     Queens are kept in distinct rows and columns (a permutation); a greedy random placement
     avoids most diagonal conflicts, then queens under attack swap columns with random rows
-    while that lowers the number of attacking pairs (kernel ``_min_conflicts``).
+    while that lowers the number of attacking pairs (a compiled min-conflicts search).
     Pre-placed queens never move. A run that has not succeeded after
     ``RESTART_STEPS + RESTART_STEPS_PER_ROW * n`` tries (10,000 + 10 n) is stuck in a local
     minimum, and the search restarts from a new random placement, until ``max_steps`` tries

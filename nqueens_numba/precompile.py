@@ -5,6 +5,8 @@ package in ``__pycache__``, or in ``NUMBA_CACHE_DIR``). For container images, CI
 installations, :func:`warmup` runs each feature once on a tiny board, so that every kernel is
 compiled (or loaded) now and later first calls only load them.
 """
+import contextlib
+
 import numpy as np
 
 from . import _progress, _validate
@@ -77,7 +79,8 @@ def warmup(*, progress=False):
     Parameters
     ----------
     progress : bool, optional
-        Show a progress bar of the features warmed (``tqdm.auto``).
+        Show a progress bar of the features warmed (``tqdm.auto``), naming the one being
+        compiled; no other line is printed then.
 
     Returns
     -------
@@ -94,11 +97,12 @@ def warmup(*, progress=False):
     steps = _steps()
     bar = _progress.progress_bar(len(steps), 0, "warm-up", unit="feature", disable=not progress)
     try:
-        for what, call in steps:
-            bar.set_postfix_str(what, refresh=False)
-            with _progress.compiling_notice(progress, what):
+        # With the bar, the bar alone shows what compiles: no line per feature above it.
+        with _progress.compiling_quietly() if progress else contextlib.nullcontext():
+            for what, call in steps:
+                bar.set_postfix_str(what, refresh=True)
                 call()
-            bar.update(1)
+                bar.update(1)
     finally:
         bar.close()
     return [what for what, _ in steps]

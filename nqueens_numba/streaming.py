@@ -61,8 +61,8 @@ def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, b
     Notes
     -----
     The search is split into subproblems by pre-placing the first rows; a pool of
-    ``n_threads`` threads enumerates them (kernel ``_fill_solutions``) a few ahead of the one
-    whose solutions are being handed out, and the chunks are assembled in order. Memory
+    ``n_threads`` threads enumerates them a few ahead of the one whose solutions are being
+    handed out, and the chunks are assembled in order. Memory
     stays near a few chunks whatever ``n`` is. Closing the generator, or leaving a ``for``
     loop over it, stops the work within moments. Boards up to ``config.BREADTH_MAX_N`` (12)
     without ``progress`` are searched in NumPy (no kernel to compile) and handed out in

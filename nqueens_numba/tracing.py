@@ -63,8 +63,8 @@ def trace(n, *, max_events=10_000, preplaced=None, piece="queen", torus=False):
 
     Notes
     -----
-    Runs the plain bitboard search (every first-row column, the lowest free square first;
-    kernel ``_trace_search``) and records each step: a queen placed, a queen taken back
+    Runs the plain bitboard search (every first-row column, the lowest free square first)
+    and records each step: a queen placed, a queen taken back
     (when its row tries the next square, or when the search backtracks past it), and each
     complete board.
 

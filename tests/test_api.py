@@ -386,3 +386,36 @@ def test_fill_replaces_a_section_at_its_indent():
         def g():
             """%(no such section)s"""
         _docs.fill(g)
+
+
+def _public_objects():
+    """Every public function and class of the package (with the public methods of the
+    classes), by name."""
+    import inspect
+
+    for name in nq.__all__:
+        value = getattr(nq, name)
+        if inspect.isfunction(value):
+            yield name, value
+        elif inspect.isclass(value):
+            yield name, value
+            yield from ((f"{name}.{m}", getattr(value, m)) for m in vars(value)
+                        if not m.startswith("_") and callable(getattr(value, m)))
+
+
+@pytest.mark.parametrize("name, value", list(_public_objects()))
+def test_user_docstrings_name_no_private_function(name, value):
+    """What ``help()`` shows a user names public things only (the kernels are private)."""
+    import re
+
+    doc = value.__doc__ or ""
+    private = [m for m in re.findall(r"(?<![\w.])_[a-z]\w*", doc)
+               if not re.fullmatch(r"_repr_\w+_", m)]
+    assert private == [], name
+
+
+def test_help_of_count_solutions_is_short():
+    import pydoc
+
+    lines = pydoc.render_doc(nq.count_solutions, renderer=pydoc.plaintext).splitlines()
+    assert len(lines) <= 125

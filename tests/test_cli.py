@@ -147,6 +147,18 @@ def test_range_error_names_the_command(capsys):
     assert "nqueens count: error:" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv, command", [(["count", "99"], "nqueens count"),
+                                           (["solve", "8", "--limit", "x"], "nqueens solve"),
+                                           (["frobnicate"], "nqueens")])
+def test_errors_are_the_message_and_a_hint_not_the_usage(argv, command, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2 and lines[0].startswith(f"{command}: error: ")
+    assert lines[1] == f"({command} --help lists the options)"
+
+
 def test_out_of_memory_exit_1(capsys, tmp_path):
     assert main(["solve", "28", "--format", "npy", "--output", str(tmp_path / "x.npy")]) == 1
     assert "out of memory" in capsys.readouterr().err
@@ -253,3 +265,20 @@ def test_a_signal_swallowed_by_a_finaliser_still_stops_the_run_quietly(monkeypat
     assert out == "" and err == "nqueens: terminated by SIGTERM\n"
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
     assert sys.unraisablehook is hook  # restored, as the handlers are
+
+
+@pytest.mark.parametrize("argv, err", [
+    (["solve", "3"], "nqueens: no solutions for n=3\n"),
+    (["solve", "3", "-f", "json"], "nqueens: no solutions for n=3\n"),
+    (["solve", "4", "--torus"], "nqueens: no solutions for n=4 with --torus\n"),
+    (["solve", "3", "--piece", "superqueen"],
+     "nqueens: no solutions for n=3 with --piece superqueen\n"),
+    (["solve", "4", "--preplace", "0:0"],
+     "nqueens: no solutions for n=4 with these constraints\n"),
+    (["solve", "0"], "nqueens: n=0: the empty board (no rows) is the one solution\n"),
+    (["solve", "8", "--limit", "0"], ""),
+    (["solve", "5"], ""),
+])
+def test_solve_says_when_there_is_nothing_to_show(argv, err, capsys):
+    assert main(argv) == 0
+    assert capsys.readouterr().err == err

@@ -4,6 +4,7 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 
 import numpy as np
@@ -160,3 +161,95 @@ def test_an_ignored_sigint_stays_ignored_while_the_command_loads():
                          timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout == "4\n0 []\n", run.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("when", ["answered", "restored"])
+def test_ctrl_c_after_the_answer_is_printed_exits_0(when):
+    """A SIGINT that comes once the answer is written (while the command ends, or after
+    ``main`` has put the handlers back) changes nothing: status 0, no message."""
+    code = ("import os, signal, sys\n"
+            "sys.argv = ['nqueens', 'count', '6']\n"
+            "from nqueens_numba.cli import stop\n"
+            "real_answered, real_handle = stop.answered, stop.handle_signals\n"
+            "def answered():\n"
+            "    real_answered()\n"
+            f"    if {when!r} == 'answered':\n"
+            "        os.kill(os.getpid(), signal.SIGINT)\n"
+            "def handle_signals():\n"
+            "    restore = real_handle()\n"
+            "    def restore_then_signal():\n"
+            "        restore()\n"
+            f"        if {when!r} == 'restored':\n"
+            "            os.kill(os.getpid(), signal.SIGINT)\n"
+            "    return restore_then_signal\n"
+            "stop.answered, stop.handle_signals = answered, handle_signals\n"
+            "from nqueens_numba.__main__ import run\n"
+            "status = run()\n"
+            "os.kill(os.getpid(), signal.SIGINT)\n"
+            "print(status)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "4\n0\n" and run.stderr == ""
+
+
+def test_solve_warns_once_before_filling_a_large_result(monkeypatch):
+    """A result past ``config.LARGE_RESULT_BYTES`` (here lowered to 1000 bytes) says so once
+    before it is filled, unless a progress bar shows the work."""
+    import warnings
+
+    from nqueens_numba import config
+
+    monkeypatch.setattr(config, "LARGE_RESULT_BYTES", 1000)
+    with pytest.warns(UserWarning) as record:
+        assert nq.solve(13).shape == (73712, 13)
+    assert len(record) == 1
+    assert str(record[0].message).startswith("solve(13) fills 73,712 solutions (0.00089 GiB)")
+    assert record[0].filename == __file__  # points at the call
+    with pytest.warns(UserWarning, match=r"solve\(13, torus=True\) fills 4,524") as record:
+        nq.solve(13, torus=True)
+    assert len(record) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        nq.solve(13, progress=True)  # the bar says it
+        assert len(nq.solve(10)) == 724  # small: 7240 bytes, in NumPy
+        monkeypatch.setattr(config, "LARGE_RESULT_BYTES", 73712 * 13)
+        nq.solve(13)  # at the limit
+
+
+def test_long_times_are_rounded_to_what_is_known():
+    from nqueens_numba import _progress
+
+    assert _progress.significant(126999.4) == "130,000"
+    assert _progress.significant(8.34) == "8.3" and _progress.significant(0.456) == "0.46"
+    assert _progress.duration(59) == "00:59" and _progress.duration(3725) == "1:02:05"
+    assert _progress.duration(86_400 * 15.4) == "15 days"
+    assert _progress.duration(72838 * 3600 + 28 * 60 + 28) == "8.3 years"
+    bar = _progress.progress_bar(1000, 0, "count", disable=True)
+    text = bar.format_meter(1, 1000, 3600.0)  # 999 hours to go
+    assert "<42 days," in text and "999:" not in text
+    assert "<16:40," in bar.format_meter(500, 1000, 1000.0)  # below a day: a clock
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_a_first_call_interrupted_while_the_package_loads_leaves_it_working():
+    """Ctrl-C while the first call of a process loads numpy, numba and the kernels (as in a
+    notebook's first cell) waits for the loading to end and then interrupts: later calls
+    work (an import cut short would leave modules half made, failing every later call)."""
+    code = textwrap.dedent("""
+        import _thread, sys, threading
+        import nqueens_numba as nq
+        threading.Timer(float(sys.argv[1]), _thread.interrupt_main).start()
+        try:
+            nq.count_solutions(16)
+        except KeyboardInterrupt:
+            pass
+        print(nq.count_solutions(13), nq.count_solutions(11, torus=True),
+              len(nq.solve(13, limit=3)), nq.estimate_count(14, samples=10**4, seed=1).samples)
+    """)
+    for delay in (0.01, 0.05, 0.15, 0.3):
+        run = subprocess.run([sys.executable, "-c", code, str(delay)], capture_output=True,
+                             text=True, timeout=300)
+        assert run.returncode == 0, (delay, run.stderr[-2000:])
+        assert run.stdout == "73712 88 3 10000\n", (delay, run.stdout, run.stderr[-2000:])

@@ -140,6 +140,12 @@ def test_bad_samples():
     for bad in (1.5, True, "10", 1e6):
         with pytest.raises(TypeError, match="samples must be an integer"):
             nq.estimate_count(8, samples=bad)
+    for bad, hint in ((1e6, "write 10**6, not 1000000.0"), (2500.0, "write 2500, not 2500.0"),
+                      (np.float64(1e4), "write 10**4, not 10000.0")):
+        for call in (nq.estimate_count, nq.search_profile):
+            with pytest.raises(TypeError, match=r"samples must be an integer, got float \("
+                               + hint.replace("*", r"\*") + r"\)"):
+                call(10, samples=bad)
     for bad in (0, -5):
         with pytest.raises(ValueError, match="samples must be a positive integer"):
             nq.estimate_count(8, samples=bad)
@@ -235,3 +241,30 @@ def test_sampled_profile_against_the_exact_one():
     count = nq.estimate_count(14, samples=200_000, seed=11)
     assert est.value[-1] == pytest.approx(count.value, rel=1e-12)
     assert est.stderr[-1] == pytest.approx(count.stderr, rel=1e-9)
+
+
+def test_probes_that_agree_by_chance_are_no_exact_value():
+    """A few probes can agree by chance: their zero spread is no error bar of 0, which is
+    kept for what is counted rather than sampled."""
+    est = nq.estimate_count(8, samples=2, seed=3)
+    assert est.value == 120 and math.isnan(est.stderr)  # 92 in truth
+    assert math.isnan(nq.estimate_count(4, samples=2, seed=1).stderr)
+    profile = nq.search_profile(12, samples=10, seed=1)
+    assert profile.value[2] == 108 and math.isnan(profile.stderr[2])  # 110 in truth
+    assert profile.value[:2].tolist() == [1, 12] and profile.stderr[:2].tolist() == [0, 0]
+    # exact: one square; no solutions on small boards and on the torus of gcd(n, 6) > 1
+    assert nq.estimate_count(1, samples=3) == (1, 0, 3)
+    assert nq.estimate_count(3, samples=3) == (0, 0, 3)
+    assert nq.estimate_count(6, samples=2, seed=0, torus=True) == (0, 0, 2)
+    # with probes enough, no zero error bar appears beyond the counted depths
+    profile = nq.search_profile(10, samples=5000, seed=2)
+    depth = nq.estimation.probe_plan(10, 5000).depth
+    assert (profile.stderr[depth + 2:] > 0).all() and (profile.stderr[:depth + 2] == 0).all()
+
+
+def test_the_cli_prints_no_interval_for_agreeing_probes(capsys):
+    from nqueens_numba.cli import main
+
+    assert main(["estimate", "8", "-S", "2", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "interval" not in out and "stderr        unknown (too few probes" in out

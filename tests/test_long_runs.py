@@ -141,6 +141,36 @@ def test_interrupt_raised_in_several_workers_keeps_the_message(tmp_path, monkeyp
     assert json.loads(path.read_text())["finished"] == []
 
 
+def test_an_interruption_says_whether_the_work_is_kept(tmp_path, monkeypatch, capsys):
+    """Without a checkpoint the work done is lost, and the message suggests one; with one,
+    it says how to resume (in the command line's words on the command line)."""
+    from nqueens_numba.cli import main
+
+    original = _kernels._count_symmetric_run
+
+    def interrupted(*args):
+        if not len(args[1]):  # the call that loads the kernels
+            return original(*args)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_kernels, "_count_symmetric_run", interrupted)
+    with pytest.raises(KeyboardInterrupt) as info:
+        nq.count_solutions(14, method="symmetric", n_threads=1, prefix_depth=3)
+    assert str(info.value).endswith(
+        "; the work done is lost: count with checkpoint=FILE to be able to resume")
+    path = tmp_path / "run.json"
+    with pytest.raises(KeyboardInterrupt) as info:
+        nq.count_solutions(14, method="symmetric", n_threads=1, checkpoint=path)
+    assert str(info.value).endswith(
+        f"; progress saved to {str(path)!r}: call again with the same arguments to resume")
+    assert main(["count", "14", "--threads", "1"]) == 130
+    assert capsys.readouterr().err.endswith(
+        "; the work done is lost: count with --checkpoint FILE to be able to resume\n")
+    assert main(["count", "14", "--threads", "1", "--checkpoint", str(path)]) == 130
+    assert capsys.readouterr().err.endswith(
+        f"; progress saved to {str(path)!r}: run the same command again to resume\n")
+
+
 def _start_until_progress(cmd, path, timeout=60):
     """Start ``cmd`` and return it once checkpoint ``path`` shows partial progress."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -221,6 +251,9 @@ def test_a_second_signal_ends_the_cli_at_once(tmp_path, second):
     assert time.perf_counter() - sent < 1.5
     assert proc.returncode == 128 + second, err
     assert out == ""
+    assert err.splitlines()[-1] == (
+        f"nqueens: stopped at once by a second signal; {str(path)!r} keeps the progress of "
+        f"its last save: run the same command again to resume from there"), err
     assert set(os.listdir(tmp_path)) <= {"run.json"}  # no temporary file left
 
 

@@ -367,7 +367,10 @@ def test_trace_view():
     svg = view.svg(last_solution)
     assert ET.fromstring(svg).tag == SVG + "svg" and "solution" in svg
     view.step = 3
-    assert f"step 3 of 0..{len(events) - 1}: " in view._repr_html_()
+    titles = [e.text for e in ET.fromstring(view._repr_html_()).iter(SVG + "text")
+              if e.get("class") == "title"]
+    assert " ".join(titles) == view.describe(3)
+    assert titles[0] == f"step 3 of 0..{len(events) - 1}:"
     event = events[3]
     assert view.describe(3).endswith(f"row {event['row']}, column {event['column']}")
     ipywidgets = pytest.importorskip("ipywidgets")
@@ -475,3 +478,35 @@ def test_trace_view_of_a_slice_and_of_bad_events():
     bad["row"][0] = -2
     with pytest.raises(ValueError, match="outside"):
         nq.TraceView(bad)
+
+
+def test_drawings_read_on_a_dark_page():
+    """A background and the colour of every text are set: nothing is left to a dark theme's
+    page (black text on it would vanish)."""
+    root = ET.fromstring(nq.to_svg(nq.solve(8)[0], title="eight", coordinates="chess"))
+    background = root[0]
+    assert background.get("class") == "background" and background.get("fill") == "#ffffff"
+    assert (float(background.get("width")), float(background.get("height"))) == (
+        float(root.get("width")), float(root.get("height")))
+    texts = list(root.iter(SVG + "text"))
+    assert len(texts) == 1 + 8 + 16 and all(e.get("fill") for e in texts)
+
+
+def test_trace_view_marks_the_square_just_emptied_and_fits_its_captions():
+    events = nq.trace(6)
+    view = nq.TraceView(events, cell=16)  # a small board, as in a grid of steps
+    for k in range(40):
+        root = ET.fromstring(view.svg(k))
+        marked = [(int(e.get("data-row")), int(e.get("data-col")))
+                  for e in root.iter(SVG + "rect") if e.get("class") == "marked"]
+        event = events[k]
+        assert marked == ([(event["row"], event["column"])] if event["kind"] == "remove"
+                          else [])
+        # the caption wraps: the drawing is as wide as the board and its labels
+        plain = ET.fromstring(nq.to_svg(view.placement(k), cell=16))
+        assert float(root.get("width")) == float(plain.get("width"))
+        titles = [e for e in root.iter(SVG + "text") if e.get("class") == "title"]
+        assert len(titles) >= 2 and all(
+            0.6 * float(e.get("font-size")) * len(e.text) <= float(root.get("width"))
+            for e in titles)
+    assert len(nq.to_svg([0], title="a long caption over a one-square board")) > 0

@@ -2,6 +2,7 @@
 searches split on demand, checkpoints that keep the searches in progress, status, signals."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -337,8 +338,12 @@ def test_a_count_of_more_than_a_day_says_so():
     from nqueens_numba.counting import warn_if_long
 
     with pytest.warns(nq.LongCountWarning, match=r"n=24: about [\d,]+ CPU-hours on this "
-                                                  r"machine .* pass checkpoint=FILE"):
+                      r"machine \([\d.]+ (days|years) on 2 threads\); pass "
+                      r"checkpoint=FILE") as record:
         warn_if_long(_split.plan_count(24, n_threads=2), 2, False)
+    figures = re.findall(r"about ([\d,]+) CPU-hours .*\(([\d.]+) ", str(record[0].message))[0]
+    for figure in figures:  # 2 significant digits, no more
+        assert len(figure.replace(",", "").replace(".", "").strip("0")) <= 2, figure
     with pytest.warns(nq.LongCountWarning, match="no count this large"):
         warn_if_long(_split.plan_count(40, prefix_depth=2, n_threads=2), 2, True)
     with warnings.catch_warnings():

@@ -68,3 +68,23 @@ def test_plot_occupancy():
     with pytest.raises(ValueError, match="non-negative"):
         nq.plot_occupancy(-np.ones((3, 3)))
     plt.close("all")
+
+
+def test_plot_occupancy_of_the_empty_board_warns_once_and_labels_stay_readable():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with pytest.warns(UserWarning) as record:
+        nq.plot_occupancy(0)
+    assert [str(w.message) for w in record] == [
+        "the empty board (n = 0) has no squares: the heatmap is empty"]
+    assert record[0].filename == __file__
+    # n = 14 in a small subplot, as in a notebook's row of figures: labels of 8 pt or more,
+    # thinned rather than shrunk
+    axes = plt.subplots(1, 3, figsize=(9, 3))[1]
+    ax = nq.plot_occupancy(np.ones((14, 14), dtype=np.int64), axes[0])
+    sizes = [t.get_fontsize() for t in ax.get_xticklabels() + ax.get_yticklabels()]
+    assert sizes and min(sizes) >= 8
+    assert len(ax.get_xticklabels()) < 14
+    plt.close("all")

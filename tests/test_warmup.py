@@ -120,3 +120,21 @@ def test_a_read_only_package_caches_in_numba_cache_dir(tmp_path):
     finally:
         for path in [package, *package.rglob("*")]:
             path.chmod(0o755 if path.is_dir() else 0o644)
+
+
+def test_warmup_progress_is_one_bar(monkeypatch, capsys):
+    """``nqueens warmup --progress`` shows its bar alone: no "compiling kernels" line per
+    feature that numba compiles (two here, fresh functions of the package's own)."""
+    from nqueens_numba import precompile
+
+    def fresh_kernel():
+        space = {"__name__": "nqueens_numba._fresh"}
+        exec("import numba\n@numba.njit\ndef f(x):\n    return x + 1\n", space)
+        return space["f"]
+
+    monkeypatch.setattr(precompile, "_steps", lambda: [
+        ("first feature", lambda: fresh_kernel()(1)),
+        ("second feature", lambda: fresh_kernel()(2))])
+    assert main(["warmup", "--progress"]) == 0
+    err = capsys.readouterr().err
+    assert "compiling" not in err and "2/2" in err

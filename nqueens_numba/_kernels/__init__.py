@@ -31,8 +31,10 @@ remove the ``__pycache__`` folders (or set ``NUMBA_CACHE_DIR`` to a new folder).
 """
 import importlib
 import os
+import signal
 import sys
 import threading
+from contextlib import contextmanager
 
 from ._sizes import KNIGHT, STEPS, TAIL_ROWS, TAIL_SOLUTIONS, TORUS
 
@@ -117,8 +119,8 @@ _ENTRIES = {
 }
 
 __all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "cache_directory",
-           "cache_of", "entry", "has", "images", "is_ours", "loaded_counts", "notice",
-           "said_compiling"]
+           "cache_of", "entry", "has", "images", "interrupts_deferred", "is_ours",
+           "loaded_counts", "notice", "said_compiling"]
 
 #: The count kernels compiled or loaded in this process, as ``(method, board flag,
 #: constrained)``: added by the runs that use them, read by the plan of a count (a small
@@ -133,11 +135,42 @@ _first_compile = {"said": False, "installed": False}
 _install_lock = threading.Lock()
 
 
+_deferring = {"active": False}
+
+
+@contextmanager
+def interrupts_deferred():
+    """While inside (in the main thread), Ctrl-C waits: numba and the kernels' modules load
+    whole, and the interruption is raised once they have. An import cut short leaves a
+    module half made, after which every later call of the process fails (RecursionError,
+    "module 'numba' has no attribute 'core'", "cannot load module more than once per
+    process"). Nested uses defer once; a SIGINT handler that is not a Python function
+    (ignored, default) is left alone."""
+    if (_deferring["active"] or threading.current_thread() is not threading.main_thread()
+            or not callable(signal.getsignal(signal.SIGINT))):
+        yield
+        return
+    came = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
+    _deferring["active"] = True
+    try:
+        yield
+    finally:
+        _deferring["active"] = False
+        signal.signal(signal.SIGINT, previous)
+    if came:  # (not when the loading failed: its error is raised instead)
+        if previous is signal.default_int_handler:
+            raise KeyboardInterrupt("interrupted while the package loaded (it loaded whole: "
+                                    "the next call works)")
+        previous(came[0], None)
+
+
 def cache_directory():
     """Where numba caches the kernels: ``NUMBA_CACHE_DIR`` if set, else the ``__pycache__``
     folder of this package (numba falls back to a user cache folder when that is not
     writable: :func:`cache_of` names the one it chose)."""
-    from numba.core.config import CACHE_DIR
+    with interrupts_deferred():
+        from numba.core.config import CACHE_DIR
 
     return CACHE_DIR or os.path.join(os.path.dirname(__file__), "__pycache__")
 
@@ -209,12 +242,13 @@ def __getattr__(name):
     family = _FAMILY.get(name)
     if family is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    with _install_lock:  # before numba compiles anything of ours
-        if not _first_compile["installed"]:
-            _install_first_compile_notice()
-            _first_compile["installed"] = True
     try:
-        module = importlib.import_module(f".{family}", __name__)
+        with interrupts_deferred():  # numba and the module load whole
+            with _install_lock:  # before numba compiles anything of ours
+                if not _first_compile["installed"]:
+                    _install_first_compile_notice()
+                    _first_compile["installed"] = True
+            module = importlib.import_module(f".{family}", __name__)
     except RuntimeError as exc:
         if "no locator available" not in str(exc):
             raise

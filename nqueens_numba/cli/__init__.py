@@ -28,10 +28,11 @@ def main(argv=None):
     int
         0 on success, 1 for an error reported on stderr (out of memory, an unwritable
         output, a checkpoint file that is damaged or of another count, an unreachable
-        scheduler, a search that gave up), 130 when interrupted by
-        Ctrl-C, 143 and 129 for SIGTERM and SIGHUP (handled like Ctrl-C while ``main``
-        runs, so that partial files are removed). Bad arguments exit through argparse with
-        status 2 and the option names in the message.
+        scheduler, a search that gave up), 130 when interrupted by Ctrl-C, 143 and 129 for
+        SIGTERM and SIGHUP (handled like Ctrl-C while ``main`` runs, so that partial files
+        are removed; ignored once the answer is written). Bad arguments exit with status 2
+        after ``nqueens COMMAND: error: MESSAGE`` (the option names in the message) and a
+        line naming ``--help``.
     """
     parser, commands = build_parser()
     args = parser.parse_args(argv)
@@ -73,13 +74,14 @@ def _main(args, commands, out):
             construct.find_command(args, out)
         if out is not None:
             out.flush()
+        stop.answered()  # a signal from now on changes nothing: the answer is out
     except (checkpoint.CheckpointError, huge.NoCompletionError) as exc:  # not the usage
         print(f"nqueens: {exc}", file=sys.stderr)
         return 1
     except (TypeError, ValueError) as exc:
         commands[args.command].error(messages.cli_names(str(exc)))  # exits with status 2
     except KeyboardInterrupt as exc:
-        return stop.interrupted(exc)
+        return stop.interrupted(KeyboardInterrupt(messages.cli_names(str(exc))))
     except MemoryError as exc:
         print(f"nqueens: out of memory: {exc}", file=sys.stderr)
         return 1

@@ -3,7 +3,7 @@ progress of a checkpointed count."""
 import json
 
 from .. import _validate, checkpoint, counting
-from .stop import stop_if_signalled
+from .stop import keeping, stop_if_signalled
 from .values import load_blocked
 
 
@@ -11,6 +11,9 @@ def count_command(args, out):
     """``nqueens count``: print the total (or fundamental) count to ``out``."""
     if args.checkpoint_every is not None:  # checked first, as the other options
         _validate.seconds(args.checkpoint_every, "checkpoint_every")
+    keeping("the count's work is lost (no --checkpoint)" if args.checkpoint is None else
+            f"{args.checkpoint!r} keeps the progress of its last save: run the same command "
+            f"again to resume from there")
     if args.scheduler is not None:
         if args.gpus is not None:
             raise ValueError("--gpus does not apply with --scheduler (the workers with a "

@@ -20,8 +20,9 @@ def print_estimate(args, out):
                   f"95% interval  {low:.7g} .. {high:.7g}"]
     elif est.value == 0 and est.stderr == 0:  # a board without solutions: exact
         spread = ["stderr        0 (every probe died: this board has no solutions)"]
-    else:  # every probe died, or strata of a single probe
-        spread = ["stderr        unknown (too few probes: give more --samples)"]
+    else:  # every probe died or all agreed, or strata of a single probe
+        spread = ["stderr        unknown (too few probes to measure their spread: give more "
+                  "--samples)"]
     lines = [f"n             {args.n}",
              f"estimate      {est.value:.7g}",
              *spread,

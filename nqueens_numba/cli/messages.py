@@ -13,7 +13,9 @@ _OPTIONS = {"n_threads": "--threads", "prefix_depth": "--prefix-depth",
             "method='halving' or None": "--method halving or no --method",
             "samples must": "--samples must", "seed applies": "--seed applies",
             "give samples": "give --samples", "torus=True": "--torus",
-            "piece='superqueen'": "--piece superqueen"}
+            "piece='superqueen'": "--piece superqueen",
+            "count with checkpoint=FILE": "count with --checkpoint FILE",
+            "call again with the same arguments": "run the same command again"}
 
 
 def cli_names(message):

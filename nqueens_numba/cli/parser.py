@@ -11,6 +11,16 @@ from . import values
 ANY_ORDER = f"board order, 0..{config.MAX_N}"
 
 
+class Parser(argparse.ArgumentParser):
+    """An ``argparse`` parser whose errors are the message and a hint (not the usage)."""
+
+    def error(self, message):
+        """Exit with status 2 after ``PROG: error: MESSAGE`` and a line naming ``--help``
+        on stderr."""
+        self.exit(2, f"{self.prog}: error: {message}\n({self.prog} --help lists the "
+                  f"options)\n")
+
+
 def build_parser():
     """The parser of the ``nqueens`` command line and the subparser of each command.
 
@@ -21,7 +31,7 @@ def build_parser():
     commands : dict of str to argparse.ArgumentParser
         The subparser of each command by name, to report an error in the command's usage.
     """
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="nqueens",
         description=(
             "Count and print the solutions of the n-queens problem: n queens on an n x n "
@@ -32,7 +42,8 @@ def build_parser():
         "130 when interrupted (Ctrl-C), 143 and 129 for SIGTERM and SIGHUP.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                parser_class=Parser)
 
     threads = argparse.ArgumentParser(add_help=False)
     threads.add_argument(

@@ -1,6 +1,10 @@
 """``nqueens solve``: the solutions streamed to standard output or to a file, as text
 boards, LeetCode JSON, CSV or NumPy ``.npy``."""
+import sys
+
 from .. import enumeration, export, streaming
+from ..board import board_of
+from .messages import cli_names
 from .values import load_blocked
 
 #: Solutions formatted per write when printing or saving them.
@@ -16,14 +20,29 @@ def solve_command(args, out):
         raise ValueError("--format npy writes a binary file: give it with --output FILE")
     blocked = load_blocked(args.blocked)
     if args.limit is None and args.output is not None:
-        streaming.save_solutions(
+        written = streaming.save_solutions(
             args.output, args.n, format=args.format, chunk_size=_PRINT_CHUNK,
             n_threads=args.threads, preplaced=args.preplace, blocked=blocked,
             progress=args.progress, piece=args.piece, torus=args.torus)
-        return
-    chunks, total = _solution_chunks(args, blocked)  # npy comes here only with --limit
-    export.write_solutions(out if args.output is None else args.output, chunks, args.n,
-                           args.format, total)
+    else:
+        chunks, total = _solution_chunks(args, blocked)  # npy comes here only with --limit
+        written = export.write_solutions(out if args.output is None else args.output, chunks,
+                                         args.n, args.format, total)
+    _say_what_was_found(args, written)
+
+
+def _say_what_was_found(args, written):
+    """On stderr, the answers that print as nothing or as a blank board: no solution
+    (``nqueens solve 3``), and the one empty board of n = 0."""
+    if written == 0 and args.limit != 0:
+        conditions = [board_of(args.piece, args.torus).keywords[2:]]  # ("torus=True")
+        if args.preplace is not None or args.blocked is not None:
+            conditions.append("these constraints")
+        conditions = [c for c in conditions if c]
+        said = f" with {' and '.join(conditions)}" if conditions else ""
+        print(cli_names(f"nqueens: no solutions for n={args.n}{said}"), file=sys.stderr)
+    elif args.n == 0 and written == 1:
+        print("nqueens: n=0: the empty board (no rows) is the one solution", file=sys.stderr)
 
 
 def _solution_chunks(args, blocked):

@@ -14,6 +14,16 @@ from .._files import remove_pending_temporaries, stop_writing
 #: The signal that ended the run, for the exit status (128 + its number; 130 for Ctrl-C).
 ended_by = {}
 
+#: What a second signal, which ends the process at once, leaves behind (set by the command
+#: running: :func:`keeping`).
+_kept = {"what": "no partial output file was kept"}
+
+
+def keeping(what):
+    """Say ``what`` is kept (for example a checkpoint file and its last save) should a second
+    signal end the process at once."""
+    _kept["what"] = what
+
 
 def handle_signals():
     """Make SIGINT, SIGTERM and SIGHUP end the run like Ctrl-C does, until restored.
@@ -30,6 +40,7 @@ def handle_signals():
     """
     handlers = {}
     ended_by.clear()
+    keeping("no partial output file was kept")
     stop_writing(False)
     if threading.current_thread() is threading.main_thread():
         for name in ("SIGINT", "SIGTERM", "SIGHUP"):
@@ -66,13 +77,23 @@ def stop_if_signalled():
         raise KeyboardInterrupt
 
 
+def answered():
+    """Record that the run's answer is written: a signal that comes now ends nothing (the
+    run exits 0)."""
+    ended_by["answered"] = True
+
+
 def _terminate(signum, frame):
     """Stop on a signal as on Ctrl-C: a ``KeyboardInterrupt``, whose handling removes the
     files being written and saves a checkpoint. A second signal while stopping (a count
     waits for its running subproblems) ends the process at once, with the temporary files
-    being written removed and the last saved checkpoint kept."""
+    being written removed and the last saved checkpoint kept. A signal after the answer is
+    written (:func:`answered`) is ignored."""
+    if "answered" in ended_by:
+        return
     if "signal" in ended_by:
         remove_pending_temporaries()
+        _say(f"nqueens: stopped at once by a second signal; {_kept['what']}")
         os._exit(128 + signum)
     ended_by["signal"] = signum
     stop_writing()  # no output file put in place, should the interruption be swallowed
@@ -98,3 +119,11 @@ def interrupted(exc):
         f"terminated by {signal.Signals(signum).name}"
     print(f"nqueens: {str(exc) or said}", file=sys.stderr)
     return 128 + signum
+
+
+def _say(line):
+    """Write ``line`` to stderr from a signal handler (unbuffered: the process ends next)."""
+    try:
+        os.write(sys.stderr.fileno(), (line + "\n").encode(errors="replace"))
+    except (OSError, ValueError, AttributeError):
+        pass

@@ -10,6 +10,10 @@ from .. import _validate
 LIGHT = "#f0d9b5"
 DARK = "#b58863"
 ATTACKED = "#d9534f"
+#: The background and the text of a drawing, set explicitly: a page's dark theme (JupyterLab,
+#: VS Code) would otherwise show through, and black text would vanish on it.
+PAPER = "#ffffff"
+INK = "#222222"
 QUEEN = "\u265b"  # black chess queen
 
 #: Largest side of a square, in pixels.

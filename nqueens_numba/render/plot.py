@@ -1,5 +1,7 @@
 """Boards and per-square counts drawn with matplotlib (imported when first drawn), for figures
 in papers."""
+import warnings
+
 import numpy as np
 
 from .. import _validate
@@ -11,6 +13,10 @@ __all__ = ["plot_board", "heatmap"]
 
 #: Default size of :func:`plot_board`'s figure: 0.4 inch per square, within these bounds.
 FIGURE_INCHES = (2.0, 8.0)
+
+#: Smallest row and column labels, in points: readable in print and on screen (labels that
+#: would overlap at this size are thinned instead).
+MIN_LABEL_POINTS = 8.0
 
 
 def _pyplot(caller):
@@ -118,7 +124,7 @@ def _label_axes(ax, n, style):
         cols_text, rows_text = labels(n, style)
         bbox = ax.get_window_extent()
         square = min(bbox.width, bbox.height) / max(n, 1) * 72 / ax.figure.dpi  # points
-        font = min(max(square * 0.45, 7.0), 10.0)
+        font = min(max(square * 0.45, MIN_LABEL_POINTS), 10.0)
         widest = max(len(t) for t in cols_text + rows_text) if n else 1
         col_step = label_step(n, square, font * (0.6 * widest + 1.0))
         row_step = label_step(n, square, font * 1.6)
@@ -167,10 +173,15 @@ def heatmap(counts, ax=None, *, coordinates=True, label="solutions"):
         raise ValueError("counts must be finite and non-negative")
     style = coordinate_style(coordinates)
     n = values.shape[0]
+    if n == 0:
+        warnings.warn("the empty board (n = 0) has no squares: the heatmap is empty",
+                      UserWarning, stacklevel=3)
     if ax is None:
         ax = _new_axes(plt, n, aspect=1.2)
-    image = ax.imshow(values, cmap="viridis", extent=(-0.5, n - 0.5, n - 0.5, -0.5),
-                      interpolation="nearest")
+    side = max(n, 1)  # (the empty board: the extent of one square, no image in it)
+    image = ax.imshow(values if n else np.zeros((1, 1)), cmap="viridis",
+                      extent=(-0.5, side - 0.5, side - 0.5, -0.5), interpolation="nearest",
+                      alpha=None if n else 0.0)
     ax.figure.colorbar(image, ax=ax, label=label, shrink=0.8)
     _label_axes(ax, n, style)
     return ax

@@ -8,8 +8,8 @@ import numpy as np
 
 from .. import _validate
 from ..board import board_of
-from ._common import (ATTACKED, DARK, LIGHT, QUEEN, as_placements, auto_cell, check_cell,
-                      coordinate_style, label_step, labels)
+from ._common import (ATTACKED, DARK, INK, LIGHT, PAPER, QUEEN, as_placements, auto_cell,
+                      check_cell, coordinate_style, label_step, labels)
 from .text import text_board
 
 __all__ = ["to_svg", "SVGText", "show", "BoardGrid"]
@@ -57,8 +57,25 @@ def _runs_path(mask, x0, y0, cell):
     return "".join(parts)
 
 
+def _wrap(text, width, font):
+    """``text`` in lines no wider than ``width`` (0.6 ``font`` per character), broken
+    after a colon first, then between words (a word longer than that stays whole)."""
+    most = max(1, int(width / (0.6 * font)))
+    if len(text) <= most:
+        return [text]
+    lines = []
+    for part in text.replace(": ", ":\n").split("\n"):
+        start = len(lines)
+        for word in part.split(" "):
+            if len(lines) > start and len(lines[-1]) + 1 + len(word) <= most:
+                lines[-1] += " " + word
+            else:
+                lines.append(word)
+    return lines
+
+
 def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, piece="queen",
-           torus=False):
+           torus=False, marked=None):
     """One board as an SVG image: light and dark squares, queens, labels.
 
     Parameters
@@ -77,11 +94,14 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
     attacks : bool, optional
         Shade the squares the queens attack.
     title : str, optional
-        A caption above the board.
+        A caption above the board, in lines no wider than the board and its labels.
     piece : {"queen", "superqueen"}, optional
     torus : bool, optional
         The board whose attacks ``attacks`` shades: superqueens also attack a knight's move
         away; on the torus the diagonals wrap around the edges.
+    marked : sequence of (int, int), optional
+        Squares ``(row, column)`` to outline (dashed, with a faint queen on boards drawn
+        square by square), such as the square a step of a search has just emptied.
 
     Returns
     -------
@@ -93,7 +113,9 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
         attributes, attacked squares as ``<rect class="attacked">`` overlays. Larger boards
         are drawn compactly: a pattern for the dark squares, one ``<path class="queens">``
         (a square per queen: glyphs would be too small to see) and one
-        ``<path class="attacked">``; n = 1000 takes about 50 kB.
+        ``<path class="attacked">``; n = 1000 takes about 50 kB. The background (white)
+        and the text (dark grey) have colours of their own, so that the drawing reads the
+        same on a dark page.
 
     Raises
     ------
@@ -124,20 +146,23 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
     right = font * 0.3 * widest if style else 0.0
     below = font * 0.6 if style == "index" else 0.0
     above = font * 0.6 if style == "chess" else 0.0
-    title = None if title is None else str(title)
-    title_font = min(max(cell * 0.45, 12.0), 18.0)
-    top = (title_font * 1.6 if title is not None else above) + (
-        band if style == "index" else 0.0)
     board = n * cell
     content = left + board + right
-    width = max(content, 0.6 * title_font * len(title) + title_font if title else 0.0)
+    title_font = min(max(cell * 0.45, 12.0), 18.0)
+    lines = [] if title is None else _wrap(str(title), max(content, 8 * title_font), title_font)
+    top = (title_font * (0.4 + 1.2 * len(lines)) if lines else above) + (
+        band if style == "index" else 0.0)
+    width = max([content] + [0.6 * title_font * len(line) + title_font for line in lines])
     left += (width - content) / 2  # the board centred under a wider caption
     height = top + board + (band if style == "chess" else below)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.10g}" height="{height:.10g}" '
-           f'viewBox="0 0 {width:.10g} {height:.10g}" font-family="sans-serif">']
-    if title is not None:
-        out.append(f'<text x="{width / 2:.10g}" y="{title_font * 1.1:.10g}" text-anchor="middle" '
-                   f'font-size="{title_font:.10g}">{escape(str(title))}</text>')
+           f'viewBox="0 0 {width:.10g} {height:.10g}" font-family="sans-serif">',
+           f'<rect class="background" width="{width:.10g}" height="{height:.10g}" '
+           f'fill="{PAPER}"/>']
+    for i, line in enumerate(lines):
+        y = title_font * (1.1 + 1.2 * i)
+        out.append(f'<text class="title" x="{width / 2:.10g}" y="{y:.10g}" text-anchor="middle" '
+                   f'font-size="{title_font:.10g}" fill="{INK}">{escape(line)}</text>')
     rules = board_of(piece, torus)  # (validated whether or not attacks are drawn)
     hit = rules.attacked(q) if attacks else None
     if n <= SQUARES_MAX_N:
@@ -179,18 +204,31 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
             d = "".join(f"M{left + c * cell + pad:.10g} {top + r * cell + pad:.10g}h{side:.10g}"
                         f"v{side:.10g}h{-side:.10g}z" for r, c in zip(rows, q[rows]))
             out.append(f'<path class="queens" d="{d}" fill="#111"/>')
+    for r, c in [] if marked is None else marked:
+        r, c = _validate.in_range(r, "row", 0, n - 1), _validate.in_range(c, "column", 0, n - 1)
+        x, y, line = left + c * cell, top + r * cell, max(cell * 0.08, 1.0)
+        if n <= SQUARES_MAX_N:
+            out.append(f'<text class="emptied" x="{x + cell / 2:.10g}" y="{y + cell / 2:.10g}" '
+                       f'text-anchor="middle" dominant-baseline="central" '
+                       f'font-size="{cell * 0.8:.10g}" fill="#111" fill-opacity="0.3">'
+                       f'{QUEEN}</text>')
+        out.append(f'<rect class="marked" data-row="{r}" data-col="{c}" '
+                   f'x="{x + line / 2:.10g}" y="{y + line / 2:.10g}" width="{cell - line:.10g}" '
+                   f'height="{cell - line:.10g}" fill="none" stroke="{ATTACKED}" '
+                   f'stroke-width="{line:.10g}" stroke-dasharray="{2 * line:.10g}"/>')
     if style:
         step = label_step(n, cell, font * 0.6 * widest + font * 0.4)
         y_cols = top - band * 0.35 if style == "index" else top + board + band * 0.65
         for c in range(0, n, step):
             out.append(f'<text class="label" x="{left + (c + 0.5) * cell:.10g}" '
                        f'y="{y_cols:.10g}" text-anchor="middle" '
-                       f'font-size="{font:.10g}">{cols_text[c]}</text>')
+                       f'font-size="{font:.10g}" fill="{INK}">{cols_text[c]}</text>')
         step = label_step(n, cell, font * 1.2)
         for r in range(0, n, step):
             out.append(f'<text class="label" x="{left - font * 0.4:.10g}" '
                        f'y="{top + (r + 0.5) * cell:.10g}" text-anchor="end" '
-                       f'dominant-baseline="central" font-size="{font:.10g}">{rows_text[r]}</text>')
+                       f'dominant-baseline="central" font-size="{font:.10g}" fill="{INK}">'
+                       f'{rows_text[r]}</text>')
     out.append("</svg>")
     return SVGText("".join(out))
 

@@ -124,8 +124,12 @@ class TraceView:
     def svg(self, step=None):
         """The board after event ``step`` (default: the current one) as SVG."""
         step = self.step if step is None else step
+        event = self.events[self._check_step(step)]
+        emptied = [(int(event["row"]), int(event["column"]))] if event["kind"] == "remove" \
+            else None
         return to_svg(self.placement(step), cell=self.cell, attacks=True,
-                      title=self.describe(step), piece=self.board[0], torus=self.board[1])
+                      title=self.describe(step), piece=self.board[0], torus=self.board[1],
+                      marked=emptied)
 
     def _repr_html_(self):
         return self.svg() if len(self) else "<em>empty trace</em>"
