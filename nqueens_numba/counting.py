@@ -45,10 +45,9 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         Count fundamental solutions (D4 orbits, OEIS A002562) instead of all solutions
         (the symmetric search); ``n = 0`` gives 1.
     prefix_depth : int, optional
-        Rows pre-placed to split the search into subproblems: ``1 .. n - 1`` for
-        ``"halving"``, ``2 .. n - 5`` for ``"symmetric"``, at most
-        ``config.MAX_SUBPROBLEMS`` subproblems. Every depth gives the same result; by
-        default the split grows until its subproblems are many and small.
+        Rows pre-placed to split the search: ``1 .. n - 1`` (halving) or ``2 .. n - 5``
+        (symmetric), at most ``config.MAX_SUBPROBLEMS`` subproblems. Every depth gives the
+        same result; by default, many small subproblems.
     progress : bool, optional
         Show a progress bar with an ETA (``tqdm.auto``: a widget in Jupyter, text on
         stderr elsewhere).
@@ -74,10 +73,9 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         iff ``gcd(n, 6) == 1`` or ``n <= 1``; ``"halving"`` only). The variants combine
         neither with each other nor with ``preplaced`` or ``blocked``.
     device : {"cpu", "cuda", "auto"}, optional
-        Where the subproblems are counted: this machine's threads (default), GPUs through
-        numba-cuda (``pip install "nqueens_numba[cuda]"``; not the torus), or ``"auto"``: a
-        usable GPU from ``n = 13`` (``config.GPU_MIN_N``), else the CPU. The same results
-        and checkpoint files either way (a GPU count resumes on the CPU and the reverse).
+        This machine's threads, GPUs through numba-cuda (``pip install
+        "nqueens_numba[cuda]"``; not the torus), or a usable GPU from ``n = 13``, else the
+        CPU. Same results and checkpoint files (a GPU count resumes on the CPU).
     devices : sequence of int, optional
         With ``device="cuda"``: the GPUs to use; every visible GPU by default.
 
@@ -97,8 +95,7 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         board, on a blocked square or attacking each other, or arguments that do not
         combine.
     RuntimeError
-        With ``device="cuda"`` when no GPU is usable: the message says what is missing
-        (the NVIDIA driver, a visible GPU, numba's CUDA support) and what to install.
+        With ``device="cuda"`` and no usable GPU, saying what is missing.
     nqueens_numba.checkpoint.CheckpointError
         (a ``ValueError``) If ``checkpoint`` is damaged or of another count; the file is
         left unchanged.
@@ -124,21 +121,14 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     each D4 orbit, only the images whose first-row queen is at least as far from a corner
     as every other edge queen, and weighs each leaf by the images that qualify: one pass
     gives the orbits by size (the fundamental count) and the total, in about 38% of the
-    halving search's time. Toroidal queens are counted by least steps: the first queen
-    stands in column 0, and a solution counts, for the ``2 n / s`` it stands for, when its
-    cyclic column steps are the least of their rotations and negations.
+    halving search's time. Toroidal queens are counted by least steps (one solution per
+    class of column shifts, row shifts and mirror, weighted by its size).
 
-    The search is split into many more subproblems than threads, run by a pool of threads
-    and summed as exact integers. Small boards without a bar, checkpoint or split are
-    counted in NumPy (``n <= config.BREADTH_MAX_N``; the fundamental count up to
-    ``config.BREADTH_ORBITS_MAX_N``), with no kernel to compile, and up to
-    ``config.DIRECT_SOLUTIONS`` solutions by the kernel that compiles fastest, until the
-    split's kernel is loaded in the process. Each kernel
-    call stops after a work budget with its stack saved, so a count can be interrupted,
-    checkpointed and resumed at any ``n``; a resume after a crash loses at most the last
-    save interval of each thread, and one run at a time may use a checkpoint file. On a GPU each thread takes whole
-    subproblems from an atomic counter and searches them with an explicit stack in shared
-    memory, in launches of about a second that report each subproblem as the CPU does.
+    The search is split into many more subproblems than threads (or GPU threads, each
+    searching whole subproblems with a stack in shared memory), summed as exact integers.
+    Each kernel call (GPU launch) stops after a budget of work, so a count can be
+    interrupted, checkpointed and resumed at any ``n``. Small boards are counted in NumPy
+    or by the kernel that compiles fastest until the split's kernel is loaded.
 
     References
     ----------
