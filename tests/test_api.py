@@ -333,7 +333,7 @@ def test_small_counts_run_the_root_kernel(monkeypatch, n):
     assert _kernels._count_rows(n, 0, 0, 0, 0, _split.no_constraints(n)) == A000170[n]
     assert _split.is_small(n)
     for kernel in ("_count_symmetric_run", "_count_batch", "_enumerate_prefixes",
-                   "_symmetric_prefixes"):
+                   "_list_symmetric_prefixes"):
         monkeypatch.setattr(_kernels, kernel, None)  # not called
     assert nq.count_solutions(n) == A000170[n]
     monkeypatch.undo()

@@ -21,7 +21,7 @@ A002562 = [1, 1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787]
 
 #: Every kernel a small board's count, enumeration or stream could call.
 KERNELS = ("_count_rows", "_count_batch", "_count_allowed_batch", "_count_symmetric_run",
-           "_symmetric_prefixes", "_enumerate_prefixes", "_fill_rows", "_fill_solutions",
+           "_list_symmetric_prefixes", "_enumerate_prefixes", "_fill_rows", "_fill_solutions",
            "_mirror_rows", "_start_cursor")
 
 

@@ -20,6 +20,7 @@ LAYERS = [
     ["_kernels._common"],
     ["_kernels.count", "_kernels.enumerate", "_kernels.local_search", "_kernels.trace"],
     ["_kernels.symmetric", "_kernels.estimate", "_kernels.gpu"],
+    ["_kernels.prefixes"],
     ["_kernels"],
     ["_files", "_breadth", "_pool", "_device"],
     ["board", "_progress"],

@@ -154,3 +154,24 @@ def test_a_loaded_kernel_is_preferred_to_numpy(monkeypatch):
                                          73712, 365596][n]
     assert _split.plan_count(12, constraints=allow).engine == "breadth"
     assert _split.plan_count(5).engine == "breadth"  # no symmetric kernel below n = 7
+
+
+@pytest.mark.parametrize("n", range(7, 21))
+def test_symmetric_prefixes_in_numpy_are_the_kernels(n):
+    """The plain board's symmetric prefixes, listed in NumPy, are the kernel's arrays in the
+    kernel's order at every depth and target, and so are the refusals of too many."""
+    from nqueens_numba._kernels import prefixes, symmetric
+
+    for b in range(1, (n - 1) // 2 + 1):
+        for row in range(1, n):
+            assert prefixes.row_allow(n, row, b) == symmetric._row_allow(n, row, b)
+    high = max(2, min(n - 5, config.MAX_SPLIT_DEPTH))
+    for low in range(2, high + 1):
+        for target, most in [(1, 10**6), (300, 10**6), (10**6, 10**6), (10**6, 40)]:
+            listed, depth, found = prefixes._list_symmetric_prefixes(n, low, high, target, most)
+            want, want_depth, want_found = symmetric._symmetric_prefixes_of(n, low, high,
+                                                                             target, most, 0)
+            assert depth == want_depth and np.array_equal(listed, want)
+            assert listed.dtype == np.int64 and listed.shape[1] == 3 + depth
+            assert (found > most) == (want_found > most)
+            assert found > most or found == want_found == len(listed)

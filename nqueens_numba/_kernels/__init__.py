@@ -6,6 +6,7 @@
 ``count``          the plain count (and with allowed squares, toroidal, superqueens)
 ``enumerate``      prefixes of a split, resumable enumeration of solutions
 ``symmetric``      the D4-symmetric count and its prefixes
+``prefixes``       the symmetric count's prefixes on the plain board, in NumPy (no numba)
 ``local_search``   min-conflicts repair of one solution
 ``trace``          the search, event by event
 ``estimate``       nodes per depth of the search tree, exactly or by random probes
@@ -55,8 +56,9 @@ _FAMILY = {
                      "_profile_knight_run", "_profile_run", "_profile_torus_run"], "estimate"),
     **dict.fromkeys([
         "_IMAGE_COMPLEMENT", "_IMAGE_INVERSE", "_IMAGE_REVERSE", "_count_symmetric_knight_run",
-        "_count_symmetric_run", "_symmetric_allow", "_symmetric_knight_prefixes",
-        "_symmetric_prefixes"], "symmetric"),
+        "_count_symmetric_run", "_symmetric_allow", "_symmetric_knight_prefixes"],
+        "symmetric"),
+    "_list_symmetric_prefixes": "prefixes",
     **dict.fromkeys(["cuda", "numpy_shim", "launch_shape", "_gpu_count", "_gpu_knight_count",
                      "_gpu_symmetric", "_gpu_knight_symmetric"], "gpu"),
     **dict.fromkeys(["_trace_knight_search",
@@ -97,7 +99,8 @@ _BY_BOARD = {  # job: kernels of (queens, queens with allowed squares, torus, su
                  "_enumerate_knight_prefixes"),
     "count_prefixes": ("_enumerate_prefixes", "_enumerate_prefixes",
                        "_enumerate_steps_prefixes", "_enumerate_knight_prefixes"),
-    "symmetric_prefixes": ("_symmetric_prefixes", None, None, "_symmetric_knight_prefixes"),
+    "symmetric_prefixes": ("_list_symmetric_prefixes", None, None,
+                           "_symmetric_knight_prefixes"),
     "fill": ("_fill_solutions", "_fill_rows", "_fill_torus_rows", "_fill_knight_rows"),
     "profile": ("_profile_run", None, "_profile_torus_run", "_profile_knight_run"),
     "probe": ("_probe_states", None, "_probe_torus_states", "_probe_knight_states"),

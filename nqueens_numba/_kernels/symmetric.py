@@ -405,14 +405,9 @@ def _count_symmetric_run_of(n, states, depth, stack, level, partial, work, budge
 
 
 @njit(**JIT)
-def _symmetric_prefixes(n, low, high, target, max_states):
-    """``_symmetric_prefixes_of`` on the plain board."""
-    return _symmetric_prefixes_of(n, low, high, target, max_states, 0)
-
-
-@njit(**JIT)
 def _symmetric_knight_prefixes(n, low, high, target, max_states):
-    """``_symmetric_prefixes_of`` of superqueens (``KNIGHT``)."""
+    """``_symmetric_prefixes_of`` of superqueens (``KNIGHT``); those of the plain board
+    are listed in NumPy (``prefixes._list_symmetric_prefixes``, the same arrays)."""
     return _symmetric_prefixes_of(n, low, high, target, max_states, KNIGHT)
 
 
