@@ -323,7 +323,13 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
         results = job(split.states)
         _kernels.loaded_counts.add(kernel)
         return results
-    getattr(executor, "load", load_kernel)(split, progress)
+    try:
+        getattr(executor, "load", load_kernel)(split, progress)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(
+            f"count of n={split.n}{executor.where} interrupted while its kernels compiled, "
+            f"before it started: nothing was counted or saved (the next call compiles them "
+            f"again)") from None
     tracker = Tracker(split, checkpoint, progress, save_every, executor.where)
     finished = False
     try:

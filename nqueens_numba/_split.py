@@ -517,10 +517,14 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
         split = count_split(n, "halving", n_threads, halving=board.plain, board=board)
         return CountPlan(engine="split", split=split, **plan)
     shortcut = _SHORTCUTS.get(board, {}).get(n) if shortcuts else None
-    if (method, board.flag, constraints is not None) in _kernels.loaded_counts:
+    loaded = _kernels.loaded_counts
+    if (method, board.flag, constraints is not None) in loaded:
         shortcut = None  # loaded: faster than NumPy or the kernel that compiles fastest
     elif fundamental and board.plain and shortcuts and n <= config.BREADTH_ORBITS_MAX_N:
         shortcut = "breadth"  # the solutions by NumPy, classified by D4
+    elif (shortcut == "breadth" and n >= config.SMALL_OVER_BREADTH_MIN_N
+          and ("small", board.flag, constraints is not None) in loaded):
+        shortcut = "small"
     if shortcut == "breadth" or (shortcut == "small" and result == "total"):
         return CountPlan(engine=shortcut, **plan)
     if prefix_depth is not None:

@@ -159,6 +159,17 @@ def test_errors_are_the_message_and_a_hint_not_the_usage(argv, command, capsys):
     assert lines[1] == f"({command} --help lists the options)"
 
 
+@pytest.mark.parametrize("argv, words", [
+    (["count", "14", "--gpus", "0"], "--gpus applies only with --device cuda or auto"),
+    (["count", "13", "--device", "cuda", "--torus"],
+     "--device cuda does not count toroidal boards; use --device cpu")])
+def test_device_errors_name_the_options(argv, words, capsys):
+    with pytest.raises(SystemExit):
+        main(argv)
+    err = capsys.readouterr().err
+    assert words in err and "device=" not in err and "devices" not in err
+
+
 def test_out_of_memory_exit_1(capsys, tmp_path):
     assert main(["solve", "28", "--format", "npy", "--output", str(tmp_path / "x.npy")]) == 1
     assert "out of memory" in capsys.readouterr().err

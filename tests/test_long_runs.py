@@ -172,6 +172,27 @@ def test_an_interruption_says_whether_the_work_is_kept(tmp_path, monkeypatch, ca
         f"; progress saved to {str(path)!r}: run the same command again to resume\n")
 
 
+def test_an_interruption_while_compiling_says_nothing_was_counted(tmp_path, monkeypatch):
+    """A Ctrl-C while the count's kernels compile (before any subproblem runs) says so, and
+    that nothing was saved: no checkpoint file was written."""
+    original = _kernels._count_symmetric_run
+
+    def compiling(*args):
+        if not len(args[1]):  # the call that loads the kernels
+            raise KeyboardInterrupt
+        return original(*args)
+
+    monkeypatch.setattr(_kernels, "_count_symmetric_run", compiling)
+    monkeypatch.setattr(_kernels, "loaded_counts", set())
+    path = tmp_path / "run.json"
+    with pytest.raises(KeyboardInterrupt) as info:
+        nq.count_solutions(15, method="symmetric", checkpoint=path)
+    assert str(info.value) == ("count of n=15 interrupted while its kernels compiled, before "
+                               "it started: nothing was counted or saved (the next call "
+                               "compiles them again)")
+    assert not path.exists()
+
+
 def _start_until_progress(cmd, path, timeout=60):
     """Start ``cmd`` and return it once checkpoint ``path`` shows partial progress."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

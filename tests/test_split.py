@@ -175,3 +175,23 @@ def test_symmetric_prefixes_in_numpy_are_the_kernels(n):
             assert listed.dtype == np.int64 and listed.shape[1] == 3 + depth
             assert (found > most) == (want_found > most)
             assert found > most or found == want_found == len(listed)
+
+
+def test_a_loaded_small_kernel_is_preferred_to_numpy(monkeypatch):
+    """Once the plainest kernel has counted a board (n = 13 or 14), totals from
+    config.SMALL_OVER_BREADTH_MIN_N on use it rather than NumPy, unless the split's own
+    kernel is loaded; the fundamental count keeps NumPy."""
+    import nqueens_numba as nq
+
+    monkeypatch.setattr(_kernels, "loaded_counts", set())
+    assert _split.plan_count(12).engine == "breadth"
+    assert nq.count_solutions(13) == 73712
+    assert _kernels.loaded_counts == {("small", 0, False)}
+    least = config.SMALL_OVER_BREADTH_MIN_N
+    assert _split.plan_count(least - 1).engine == "breadth"
+    for n in range(least, 13):
+        assert _split.plan_count(n).engine == "small"
+        assert nq.count_solutions(n) == [92, 352, 724, 2680, 14200][n - 8]
+    assert _split.plan_count(12, result="fundamental").engine == "breadth"
+    allow = check_constraints(12, {0: 1}, None)
+    assert _split.plan_count(12, constraints=allow).engine == "breadth"

@@ -126,8 +126,9 @@ __all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "cache_dir
            "loaded_counts", "notice", "said_compiling"]
 
 #: The count kernels compiled or loaded in this process, as ``(method, board flag,
-#: constrained)``: added by the runs that use them, read by the plan of a count (a small
-#: board is counted faster by a loaded kernel than by NumPy or by a kernel still to load).
+#: constrained)`` (method ``"small"``: the plainest count, ``count_rows``): added by the runs
+#: that use them, read by the plan of a count (a small board is counted faster by a loaded
+#: kernel than by NumPy or by a kernel still to load).
 loaded_counts = set()
 
 #: Per thread: ``active`` while a caller's own notice (``_runner.compiling_notice``), which

@@ -90,8 +90,8 @@ def _main(args, commands, out):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-    except (RuntimeError, ConnectionError) as exc:  # gave up; no scheduler
-        print(f"nqueens: {exc}", file=sys.stderr)
+    except (RuntimeError, ConnectionError) as exc:  # gave up; no scheduler; no GPU
+        print(f"nqueens: {messages.cli_names(str(exc))}", file=sys.stderr)
         return 1
     except OSError as exc:
         print(f"nqueens: cannot write the output: {exc}", file=sys.stderr)

@@ -15,7 +15,10 @@ _OPTIONS = {"n_threads": "--threads", "prefix_depth": "--prefix-depth",
             "give samples": "give --samples", "torus=True": "--torus",
             "piece='superqueen'": "--piece superqueen",
             "count with checkpoint=FILE": "count with --checkpoint FILE",
-            "call again with the same arguments": "run the same command again"}
+            "call again with the same arguments": "run the same command again",
+            "device='cuda' or 'auto'": "--device cuda or auto", "device='cuda'": "--device cuda",
+            "device='cpu'": "--device cpu", "devices applies": "--gpus applies",
+            "devices must": "--gpus must", "devices:": "--gpus:"}
 
 
 def cli_names(message):

@@ -80,8 +80,8 @@ def build_parser():
         "second (exit status 130, 143, 129), saving FILE with --checkpoint; run the same "
         "command again to resume exactly where it stopped. After a crash or kill -9 a "
         "resume loses at most the last --checkpoint-every seconds of each thread. One "
-        "thread of a 2-core machine counts N = 16 in about 1.4 s, 17 in 10 s, 18 in 75 s "
-        "and 20 in about 1.5 hours; each N takes about 8 times the previous one, and a "
+        "thread of a 2-core machine counts N = 16 in about 1.1 s, 17 in 8 s, 18 in about a "
+        "minute and 20 in about an hour; each N takes about 8 times the previous one, and a "
         "count estimated at more than a day says so when it starts. 'nqueens status FILE' "
         "shows how far a checkpointed count has come, even while it runs.",
     )
