@@ -279,7 +279,7 @@ class Tracker:
 
     def close(self, finished=True):
         """Save the checkpoint (with the searches in progress), release it, and close the
-        bar (drawn once more when ``finished``)."""
+        bar, drawn once more to show where the count ended (``finished`` or not)."""
         try:
             if self.checkpoint is not None:
                 self.save()
@@ -287,8 +287,7 @@ class Tracker:
             if self.checkpoint is not None:
                 self.checkpoint.close()
             if self.bar is not None:
-                if finished:
-                    self.draw()
+                self.draw()
                 self.bar.close()
 
 
@@ -320,7 +319,8 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
     job = split.job
     kernel = (split.method, split.board.flag, job.constrained)
     if split.direct and not progress and checkpoint is None:
-        results = job(split.states)
+        with _kernels.interrupts_kept():  # (it may compile the kernel)
+            results = job(split.states)
         _kernels.loaded_counts.add(kernel)
         return results
     try:
@@ -335,6 +335,10 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
     try:
         executor.run(split, tracker)
         finished = True
+    except KeyboardInterrupt:
+        if not tracker.done.all():
+            raise
+        finished = True  # stopped once every subproblem was in: the count is whole
     finally:
         tracker.close(finished)
     return tracker.results

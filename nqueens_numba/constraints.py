@@ -64,7 +64,8 @@ def preplaced_array(preplaced, n):
             col = _validate.integer(col, "a pre-placed column")
             if not (0 <= row < n and 0 <= col < n):
                 raise ValueError(f"pre-placed queen ({row}, {col}) lies off the {n} x {n} "
-                                 f"board: rows and columns must be in 0..{n - 1}")
+                                 f"board: " + (f"rows and columns must be in 0..{n - 1}"
+                                               if n else "it has no squares"))
             queens[row] = col
         return queens
     try:

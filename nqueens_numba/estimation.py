@@ -80,7 +80,7 @@ def _check(n, samples, seed, n_threads, progress, piece, torus):
     n = _validate.in_range(n, "n", 1, config.MAX_N)
     if isinstance(samples, (float, np.floating)) and float(samples).is_integer():
         whole = int(samples)
-        power = round(math.log10(whole)) if whole > 0 else None
+        power = round(math.log10(whole)) if whole >= 1000 else None  # 10**6, not 10**0
         written = f"10**{power}" if power is not None and 10**power == whole else f"{whole}"
         raise TypeError(f"samples must be an integer, got float (write {written}, not "
                         f"{float(samples)!r})")
@@ -238,12 +238,13 @@ def _stratified(plan, sums, squares):
     variances = np.maximum(squares - probes * means * means, 0.0) / (probes - 1)
     stderr = np.sqrt((weights * weights * variances / probes).sum(axis=0))
     # An estimate of 0 where every probe died is a fluke of too few probes, of unknown
-    # spread, unless the nodes are known to be 0: on boards of under 4 rows, and the
-    # solutions of a board known to have none (the torus of gcd(n, 6) > 1).
-    if plan.n >= 4:
-        unknown = value == 0
-        unknown[-1] &= not plan.board.has_no_solutions(plan.n)
-        stderr[unknown] = np.nan
+    # spread, unless the nodes are known to be 0: the solutions of a board known to have
+    # none (n = 2 and 3, OEIS; the torus of gcd(n, 6) > 1). Inner depths are never known to
+    # be 0 (``search_profile(3, samples=2, seed=3)`` missed the 2 nodes of depth 2).
+    unknown = value == 0
+    unknown[-1] &= not (plan.board.has_no_solutions(plan.n)
+                        or plan.board.totals.get(plan.n) == 0)
+    stderr[unknown] = np.nan
     # Probes that agree by chance (no spread) prove nothing: only the strata's own rows and
     # the free squares just below each stratum are counted rather than sampled (all of it
     # when the exact tail starts at the strata), so a 0 elsewhere is no error bar

@@ -268,3 +268,18 @@ def test_the_cli_prints_no_interval_for_agreeing_probes(capsys):
     assert main(["estimate", "8", "-S", "2", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "interval" not in out and "stderr        unknown (too few probes" in out
+
+
+def test_a_sampled_zero_inside_a_small_board_is_not_exact():
+    """Probes that all die above a depth leave 0 there with an unknown error, on boards of
+    under 4 rows too (n = 3 has 2 nodes at depth 2); the solutions of n = 2 and 3 are known
+    to be none (stderr 0)."""
+    exact = nq.search_profile(3)
+    sampled = nq.search_profile(3, samples=2, seed=3)
+    assert list(exact) == [1, 3, 2, 0]
+    for depth in range(3):
+        assert sampled.value[depth] == exact[depth] or np.isnan(sampled.stderr[depth])
+    assert sampled.value[3] == 0 and sampled.stderr[3] == 0
+    for n in (2, 3):
+        estimate = nq.estimate_count(n, samples=4, seed=1)
+        assert estimate.value == 0 and estimate.stderr == 0

@@ -516,3 +516,23 @@ def test_checkpoint_in_a_directory_that_refuses_files():
     # /proc refuses new files even to root, whose permission bits say it may write.
     with pytest.raises(CheckpointError, match="cannot write in directory"):
         nq.count_solutions(12, checkpoint="/proc/nqueens_numba_checkpoint.json")
+
+
+def test_a_ctrl_c_swallowed_while_compiling_is_raised_after():
+    """A compile that catches the KeyboardInterrupt of a Ctrl-C (numba's ctypes callbacks
+    print it as ignored) does not eat it: it is raised when the compile ends."""
+    import _thread
+
+    from nqueens_numba import _progress
+
+    def swallowing():
+        try:
+            _thread.interrupt_main()  # (a SIGINT to the main thread)
+            time.sleep(0.5)
+        except KeyboardInterrupt:
+            pass  # as a ctypes callback does
+        return "compiled"
+
+    with pytest.raises(KeyboardInterrupt):
+        _progress.compile_first(swallowing, "a test", notice=False)
+    assert _progress.compile_first(lambda: None, "a test", notice=False) is None

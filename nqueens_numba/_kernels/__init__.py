@@ -122,8 +122,8 @@ _ENTRIES = {
 }
 
 __all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "cache_directory",
-           "cache_of", "entry", "has", "images", "interrupts_deferred", "is_ours",
-           "loaded_counts", "notice", "said_compiling"]
+           "cache_of", "entry", "has", "images", "interrupts_deferred", "interrupts_kept",
+           "is_ours", "loaded_counts", "notice", "said_compiling"]
 
 #: The count kernels compiled or loaded in this process, as ``(method, board flag,
 #: constrained)`` (method ``"small"``: the plainest count, ``count_rows``): added by the runs
@@ -166,6 +166,31 @@ def interrupts_deferred():
         if previous is signal.default_int_handler:
             raise KeyboardInterrupt("interrupted while the package loaded (it loaded whole: "
                                     "the next call works)")
+        previous(came[0], None)
+
+
+@contextmanager
+def interrupts_kept():
+    """While inside (in the main thread), a Ctrl-C raises as usual, and one that numba or
+    llvmlite swallowed (raised inside a ctypes callback while a kernel compiles: "Exception
+    ignored ... KeyboardInterrupt") is raised again on leaving, so that a compile cannot eat
+    it and let the count run to its end."""
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or not callable(previous):
+        yield
+        return
+    came = []
+
+    def handler(signum, frame):
+        came.append(signum)
+        previous(signum, frame)
+
+    signal.signal(signal.SIGINT, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if came:  # left without the interruption: it was swallowed on the way
         previous(came[0], None)
 
 
