@@ -335,10 +335,6 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
     try:
         executor.run(split, tracker)
         finished = True
-    except KeyboardInterrupt:
-        if not tracker.done.all():
-            raise
-        finished = True  # stopped once every subproblem was in: the count is whole
     finally:
         tracker.close(finished)
     return tracker.results
