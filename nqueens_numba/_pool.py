@@ -13,6 +13,7 @@ processes forked after a count.
   call on Ctrl-C.
 * :func:`run_threads`: independent calls spread over a crew, results in order.
 """
+import itertools
 import threading
 import time
 import warnings
@@ -20,6 +21,8 @@ import warnings
 from . import config
 
 __all__ = ["Crew", "run_chunks", "run_threads"]
+
+_crews = itertools.count(1)  # numbers the crews in their threads' names
 
 
 class Crew:
@@ -36,13 +39,15 @@ class Crew:
     n_threads : int
     target : callable
     name : str
-        The threads are named ``nqueens-{name}-{k}``.
+        The threads are named ``nqueens-{name}{crew}-{k}``, ``crew`` numbering the crews
+        of the process (a thread left running names the call that started it).
     """
 
     def __init__(self, n_threads, target, name):
         self.stop_event = threading.Event()
+        crew = next(_crews)
         self.threads = [threading.Thread(target=target, args=(k, self.stop_event),
-                                         name=f"nqueens-{name}-{k}", daemon=True)
+                                         name=f"nqueens-{name}{crew}-{k}", daemon=True)
                         for k in range(n_threads)]
         for thread in self.threads:
             thread.start()
