@@ -155,7 +155,11 @@ def ordered_blocks(n, states, depth, n_threads, window_per_thread,
     """
     window = window_per_thread * n_threads
     n_states = len(states)
-    tasks = queue.SimpleQueue()  # (i, queue of blocks) in order: a free thread takes the next
+    # (i, queue of blocks) in order: a free thread takes the next. A ``queue.Queue``: with
+    # ``SimpleQueue`` a thread's ``get(timeout=...)`` sometimes never returned on a loaded
+    # machine, so a closed stream's thread outlived it (2 of 5 runs of the stream and thread
+    # tests under three busy processes; 0 of 6 with ``Queue``).
+    tasks = queue.Queue()
 
     def produce(i, blocks, stop):
         try:
