@@ -21,7 +21,7 @@ GRID_BOARD_PIXELS = 160
 
 #: Boards up to this order are drawn square by square (``<rect class="square">`` elements
 #: with ``data-row`` and ``data-col``, queens as glyphs); larger ones compactly: one pattern
-#: for the dark squares, one path for the queens, so that n = 1000 stays near 50 kB.
+#: for the dark squares, one path for the queens, so that n = 1000 takes 32 kB.
 SQUARES_MAX_N = 32
 
 #: Largest board :func:`show`'s grid draws (a 160-pixel board of n = 1000 shows its queens
@@ -113,7 +113,7 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
         attributes, attacked squares as ``<rect class="attacked">`` overlays. Larger boards
         are drawn compactly: a pattern for the dark squares, one ``<path class="queens">``
         (a square per queen: glyphs would be too small to see) and one
-        ``<path class="attacked">``; n = 1000 takes about 50 kB. The background (white)
+        ``<path class="attacked">``; n = 1000 takes 32 kB. The background (white)
         and the text (dark grey) have colours of their own, so that the drawing reads the
         same on a dark page.
 
