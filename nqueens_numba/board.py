@@ -142,14 +142,17 @@ class Board:
         queens = np.asarray(queens)
         n = len(queens)
         rows = np.flatnonzero(queens >= 0)
-        cols = queens[rows]
+        cols = queens[rows].astype(np.int64)
+        wrap = self._wrap(n)
         r = np.arange(n)[:, None]
         c = np.arange(n)[None, :]
-        wrap = self._wrap(n)
-        hit = np.zeros((n, n), dtype=bool)
-        for qr, qc in zip(rows.tolist(), cols.tolist()):
-            hit |= ((r == qr) | (c == qc) | ((r - c - qr + qc) % wrap == 0)
-                    | ((r + c - qr - qc) % wrap == 0) | self._knight_hits(r, c, qr, qc))
+        diagonals = np.zeros((2, wrap), dtype=bool)  # those holding a queen, by number
+        diagonals[0, (rows - cols) % wrap] = True
+        diagonals[1, (rows + cols) % wrap] = True
+        hit = diagonals[0, (r - c) % wrap] | diagonals[1, (r + c) % wrap]
+        hit[rows, :] = True
+        hit[:, cols] = True
+        self._mark_knights(hit, rows, cols)
         hit[rows, cols] = False
         return hit
 
@@ -188,9 +191,9 @@ class Board:
         squares' diagonals reaches (no wrapping)."""
         return 2 * max(n, 1)
 
-    def _knight_hits(self, r, c, qr, qc):
-        """The squares a knight on ``(qr, qc)`` attacks, as a bool array of ``r``, ``c``."""
-        return False
+    def _mark_knights(self, hit, rows, cols):
+        """Mark in ``hit``, ``(n, n)`` bool, the squares that knights on ``(rows, cols)``
+        attack: none but for superqueens."""
 
     def _knights_meet(self, cols):
         """Whether two queens of ``cols`` are a knight's move apart."""
@@ -253,9 +256,12 @@ class _Superqueen(Board):
     def near(self, one, two):
         return (one << 2) | (one >> 2) | (two << 1) | (two >> 1)
 
-    def _knight_hits(self, r, c, qr, qc):
-        dr, dc = np.abs(r - qr), np.abs(c - qc)
-        return ((dr == 1) & (dc == 2)) | ((dr == 2) & (dc == 1))
+    def _mark_knights(self, hit, rows, cols):
+        n = len(hit)
+        for dr, dc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)):
+            r, c = rows + dr, cols + dc
+            inside = (r >= 0) & (r < n) & (c >= 0) & (c < n)
+            hit[r[inside], c[inside]] = True
 
     def _knights_meet(self, cols):
         # two columns apart in the next row, one in the row after
