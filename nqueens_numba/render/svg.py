@@ -2,7 +2,6 @@
 Jupyter (:class:`BoardGrid`, :func:`show`), as text elsewhere."""
 import html
 import sys
-from xml.sax.saxutils import escape
 
 import numpy as np
 
@@ -162,7 +161,8 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
     for i, line in enumerate(lines):
         y = title_font * (1.1 + 1.2 * i)
         out.append(f'<text class="title" x="{width / 2:.10g}" y="{y:.10g}" text-anchor="middle" '
-                   f'font-size="{title_font:.10g}" fill="{INK}">{escape(line)}</text>')
+                   f'font-size="{title_font:.10g}" fill="{INK}">'
+                   f'{html.escape(line, quote=False)}</text>')
     rules = board_of(piece, torus)  # (validated whether or not attacks are drawn)
     hit = rules.attacked(q) if attacks else None
     if n <= SQUARES_MAX_N:
