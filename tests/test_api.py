@@ -341,6 +341,35 @@ def test_small_counts_run_the_root_kernel(monkeypatch, n):
         assert nq.count_solutions(n, method=method) == A000170[n]
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 9), st.data())
+def test_root_kernel_agrees_with_the_general_one(n, data):
+    """_count_rows, the plain board's own loop, counts every subproblem (queens placed in
+    the first rows, blocked squares anywhere) as _count_rows_of on the plain board does,
+    and as the naive oracle."""
+    from nqueens_numba import _kernels
+
+    blocked = [[data.draw(st.integers(0, 3)) == 0 for _ in range(n)] for _ in range(n)]
+    allow = np.array([sum(1 << c for c in range(n) if not blocked[r][c]) for r in range(n)],
+                     dtype=np.int64)
+    prefix = []
+    for row in range(data.draw(st.integers(0, n))):  # queens that attack no other
+        free = [c for c in range(n) if not blocked[row][c] and is_solution_naive(prefix + [c])]
+        if not free:
+            break
+        prefix.append(data.draw(st.sampled_from(free)))
+    cols = diag = anti = 0
+    for c in prefix:  # the masks of row len(prefix), as the searches keep them
+        bit = 1 << c
+        cols, diag, anti = cols | bit, (diag | bit) << 1, (anti | bit) >> 1
+    expected = sum(1 for q in solutions_by_backtracking(n, tuple(prefix))
+                   if not any(blocked[r][q[r]] for r in range(n)))
+    lean = _kernels._count_rows(n, len(prefix), cols, diag, anti, allow)
+    general = _kernels.count._count_rows_of(n, len(prefix), cols, diag, anti, allow, 0, 0, 0,
+                                            np.empty(0, dtype=np.int64), 0)
+    assert lean == general == expected
+
+
 def _public_functions():
     """Every public function of the package and of its public modules."""
     import inspect
