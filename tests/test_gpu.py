@@ -35,39 +35,46 @@ def simulate(code, tmp_path, timeout=120):
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def test_every_method_counts_as_oeis_says(tmp_path):
-    found = simulate("""
+# The simulator runs each GPU thread as a Python thread: the larger boards (a minute of
+# simulation) run with the slow tests.
+@pytest.mark.parametrize("largest, classes, launches", [
+    (8, {"8": 11, "4": 1}, 100),  # 12 classes, 92 solutions
+    pytest.param(10, {"8": 1765, "4": 18, "2": 4}, 1000, marks=pytest.mark.slow)])  # of 12
+def test_every_method_counts_as_oeis_says(tmp_path, largest, classes, launches):
+    found = simulate(f"""
         launched = []
         _gpu.after_launch = lambda device, n_done: launched.append(n_done)
-        out = {"total": [], "halving": [], "fundamental": []}
-        for n in range(1, 11):
+        out = {{"total": [], "halving": [], "fundamental": []}}
+        for n in range(1, {largest} + 1):
             out["total"].append(nq.count_solutions(n, device="cuda"))
             out["halving"].append(nq.count_solutions(n, device="cuda", method="halving"))
             out["fundamental"].append(nq.count_solutions(n, device="cuda", fundamental=True))
-        out["classes"] = nq.symmetry_classes(12, device="cuda")
+        out["classes"] = nq.symmetry_classes({largest + 2 if largest > 8 else 8},
+                                             device="cuda")
         out["launched"] = sum(launched)
         print(json.dumps(out))
     """, tmp_path)
-    assert found["total"] == list(A000170[1:11])
-    assert found["halving"] == list(A000170[1:11])
-    assert found["fundamental"] == list(A002562[1:11])
-    assert found["classes"] == {"8": 1765, "4": 18, "2": 4}  # 1787 classes, 14200 solutions
-    assert found["launched"] > 1000  # the subproblems were counted on the (simulated) GPU
+    assert found["total"] == list(A000170[1:largest + 1])
+    assert found["halving"] == list(A000170[1:largest + 1])
+    assert found["fundamental"] == list(A002562[1:largest + 1])
+    assert found["classes"] == classes
+    assert found["launched"] > launches  # the subproblems were counted on the (simulated) GPU
 
 
-def test_each_subproblem_has_the_cpu_kernels_results(tmp_path):
+@pytest.mark.parametrize("sizes", [(10,), pytest.param((10, 11), marks=pytest.mark.slow)])
+def test_each_subproblem_has_the_cpu_kernels_results(tmp_path, sizes):
     """The GPU kernels write, row by row, what the CPU kernels write (every method, both
     boards, constraints, shallow and deep prefixes): the same checkpoint rows."""
-    found = simulate("""
+    found = simulate(f"""
         from nqueens_numba.board import board_of
         from nqueens_numba.constraints import check_constraints
-        cases = [(n, m, d, piece, None) for n in (10, 11) for m, d in (("halving", 1),
+        cases = [(n, m, d, piece, None) for n in {sizes} for m, d in (("halving", 1),
                  ("symmetric", 2), ("halving", None), ("symmetric", None))
                  for piece in ("queen", "superqueen")]
         blocked = np.eye(10, dtype=bool)
-        cases += [(10, "halving", 1, "queen", check_constraints(10, {3: 4}, None)),
+        cases += [(10, "halving", 1, "queen", check_constraints(10, {{3: 4}}, None)),
                   (10, "halving", 2, "queen", check_constraints(10, None, blocked)),
-                  (10, "halving", 1, "queen", check_constraints(10, {0: 0, 9: 8}, None))]
+                  (10, "halving", 1, "queen", check_constraints(10, {{0: 0, 9: 8}}, None))]
         out = []
         launched = []
         _gpu.after_launch = lambda device, n_done: launched.append(n_done)
@@ -82,10 +89,11 @@ def test_each_subproblem_has_the_cpu_kernels_results(tmp_path):
                         bool(np.array_equal(gpu, cpu)), split.total(gpu), split.total(cpu)])
         print(json.dumps(out))
     """, tmp_path)
-    assert len(found) == 19
+    assert len(found) == 8 * len(sizes) + 3
     for n, method, depth, states, on_gpu, same, gpu, cpu in found:
         assert states > 0 and on_gpu == states and same and gpu == cpu, (n, method, depth)
-    assert [row[6] for row in found[0:16]] == [724, 4] * 4 + [2680, 44] * 4
+    totals = {10: [724, 4] * 4, 11: [2680, 44] * 4}  # queens, superqueens by each method
+    assert [row[6] for row in found[:-3]] == [t for n in sizes for t in totals[n]]
 
 
 def test_several_gpus_share_the_subproblems(tmp_path):

@@ -156,7 +156,8 @@ def test_a_loaded_kernel_is_preferred_to_numpy(monkeypatch):
     assert _split.plan_count(5).engine == "breadth"  # no symmetric kernel below n = 7
 
 
-@pytest.mark.parametrize("n", range(7, 21))
+@pytest.mark.parametrize("n", [*range(7, 15), *(pytest.param(n, marks=pytest.mark.slow)
+                                                 for n in range(15, 21))])  # seconds each
 def test_symmetric_prefixes_in_numpy_are_the_kernels(n):
     """The plain board's symmetric prefixes, listed in NumPy, are the kernel's arrays in the
     kernel's order at every depth and target, and so are the refusals of too many."""
