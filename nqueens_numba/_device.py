@@ -48,7 +48,7 @@ def check_devices(devices):
 
 
 #: How the messages name a board.
-_ADJECTIVES = {"torus": "toroidal", None: "these"}
+_ADJECTIVES = {None: "these"}
 
 
 def gpu_job(method):
@@ -62,8 +62,8 @@ def decide(device, n, board, method, constrained, gpu_usable=None):
     ``"auto"`` takes a GPU when one is usable (``gpu_usable``; ``None``: :func:`usable`
     here), the board has GPU kernels for ``method`` and ``n >= config.GPU_MIN_N`` (smaller
     boards take milliseconds on the CPU, less than a GPU's start). ``"cuda"`` raises
-    ``ValueError`` for a board without GPU kernels (the torus, counted by least steps on
-    the CPU only).
+    ``ValueError`` for a count without GPU kernels (none that the API plans: a safeguard of
+    the kernel table).
     """
     supported = _kernels.has(gpu_job(method), board, constrained)
     if device == "auto":

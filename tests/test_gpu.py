@@ -306,10 +306,32 @@ def test_devices_need_a_gpu_device():
         nq.count_solutions(8, devices=[0])
 
 
-def test_the_torus_is_refused_on_the_gpu():
-    with pytest.raises(ValueError, match="device='cuda' does not count toroidal boards; "
-                                         "use device='cpu'"):
-        nq.count_solutions(13, torus=True, device="cuda")
+# OEIS A051906: toroidal queens, n = 0..13 (n = 0: the empty board)
+A051906 = (1, 1, 0, 0, 0, 10, 0, 28, 0, 0, 0, 88, 0, 4524)
+
+
+def test_the_torus_counts_by_least_steps_on_the_gpu(tmp_path):
+    """The toroidal count (by least steps, each solution weighted) writes the CPU kernel's
+    row for every subproblem, from a first row alone to a prefix that leaves one row, and
+    the totals are OEIS A051906's."""
+    found = simulate("""
+        from nqueens_numba.board import board_of
+        rows = []
+        for n, depth in [(5, 1), (5, 4), (7, 2), (7, 6), (11, 1), (11, 3), (13, 2), (13, None)]:
+            plan = _split.plan_count(n, board_of("queen", True), prefix_depth=depth,
+                                     device="cuda")
+            split = plan.split
+            gpu = _runner.execute(split, _gpu.CudaDevices([0]))
+            cpu = split.job(split.states)
+            rows.append([n, split.depth, len(split.states), bool(np.array_equal(gpu, cpu)),
+                         split.total(gpu)])
+        totals = [nq.count_solutions(n, torus=True, device="cuda") for n in range(14)]
+        print(json.dumps(dict(rows=rows, totals=totals)))
+    """, tmp_path)
+    for n, depth, states, same, total in found["rows"]:
+        assert states > 0 and same and total == A051906[n], (n, depth)
+    assert {row[1] for row in found["rows"]} >= {1, 4, 6}  # (the table's depth of 13 too)
+    assert found["totals"] == list(A051906)
 
 
 def test_auto_counts_small_boards_on_the_cpu():
@@ -328,7 +350,10 @@ def test_the_plan_decides_the_device(monkeypatch):
     assert _device.decide("auto", 13, SUPERQUEEN, "halving", False) == "cuda"
     assert _device.decide("auto", 13, QUEEN, "halving", True) == "cuda"
     assert _device.decide("auto", 12, QUEEN, "symmetric", False) == "cpu"
-    assert _device.decide("auto", 13, TOROIDAL, "halving", False) == "cpu"
+    assert _device.decide("auto", 13, TOROIDAL, "halving", False) == "cuda"
+    assert _device.decide("auto", 13, QUEEN, "symmetric", True) == "cpu"  # no such kernel
+    with pytest.raises(ValueError, match="device='cuda' does not count these boards"):
+        _device.decide("cuda", 13, QUEEN, "symmetric", True)
     plan = _split.plan_count(13, QUEEN, device="auto")
     assert plan.device == "cuda" and plan.engine == "split" and not plan.split.direct
     cpu = _split.plan_count(13, QUEEN, n_threads=2, prefix_depth=plan.split.depth)

@@ -19,8 +19,8 @@ LAYERS = [
     ["_kernels._sizes"],
     ["_kernels._common"],
     ["_kernels.count", "_kernels.enumerate", "_kernels.local_search", "_kernels.trace"],
-    ["_kernels.symmetric", "_kernels.estimate", "_kernels.gpu"],
-    ["_kernels.prefixes"],
+    ["_kernels.symmetric", "_kernels.estimate"],
+    ["_kernels.prefixes", "_kernels.gpu"],  # (gpu compiles symmetric's orbit check)
     ["_kernels"],
     ["_files", "_breadth", "_pool", "_device"],
     ["board", "_progress"],

@@ -60,7 +60,7 @@ _FAMILY = {
         "symmetric"),
     "_list_symmetric_prefixes": "prefixes",
     **dict.fromkeys(["cuda", "numpy_shim", "launch_shape", "_gpu_count", "_gpu_knight_count",
-                     "_gpu_symmetric", "_gpu_knight_symmetric"], "gpu"),
+                     "_gpu_torus_count", "_gpu_symmetric", "_gpu_knight_symmetric"], "gpu"),
     **dict.fromkeys(["_trace_knight_search",
                      "_trace_search", "_trace_torus_search"], "trace"),
 }
@@ -105,7 +105,7 @@ _BY_BOARD = {  # job: kernels of (queens, queens with allowed squares, torus, su
     "profile": ("_profile_run", None, "_profile_torus_run", "_profile_knight_run"),
     "probe": ("_probe_states", None, "_probe_torus_states", "_probe_knight_states"),
     "trace": ("_trace_search", "_trace_search", "_trace_torus_search", "_trace_knight_search"),
-    "gpu_count": ("_gpu_count", "_gpu_count", None, "_gpu_knight_count"),
+    "gpu_count": ("_gpu_count", "_gpu_count", "_gpu_torus_count", "_gpu_knight_count"),
     "gpu_symmetric": ("_gpu_symmetric", None, None, "_gpu_knight_symmetric"),
 }
 #: Jobs whose kernel does not depend on the board.

@@ -164,7 +164,13 @@ def _steps_weight(queens, n):
     then ``2 n / s`` (``s``: how many of those leave them as they are), the solutions with
     column 0 in the first row whose steps are one of them.
     """
-    steps = np.empty(n, dtype=np.int64)
+    return _weigh_steps(queens, n, np.empty(n, dtype=np.int64))
+
+
+@njit(**JIT)
+def _weigh_steps(queens, n, steps):
+    """``_steps_weight``, with ``steps``, ``(n,)`` int64 or longer, as scratch: plain
+    arithmetic that numba compiles here for the CPU and numba-cuda for the GPU (``gpu``)."""
     for i in range(n):
         steps[i] = (queens[(i + 1) % n] - queens[i] + n) % n
     m = steps[0]

@@ -28,7 +28,10 @@ device counted them.
   subproblems are done).
 
 Kernels are built by factories, one per stack size, block size, word type and board
-(``KNIGHT``: superqueens), each cached: numba-cuda compiles a kernel on its first launch.
+(``KNIGHT``: superqueens; ``TORUS``: toroidal queens, by least steps), each cached:
+numba-cuda compiles a kernel on its first launch. The orbit check of the symmetric search
+and the weight of a toroidal solution are the CPU kernels' own Python, compiled for the
+device.
 """
 import functools
 
@@ -48,6 +51,9 @@ numpy_shim()
 
 from numba import cuda  # noqa: E402  (after the shim)
 
+from ._common import _weigh_steps  # noqa: E402
+from ._sizes import KNIGHT, TORUS  # noqa: E402
+from .symmetric import _orbit_size_if_representative  # noqa: E402
 
 __all__ = ["cuda", "numpy_shim", "launch_shape", "STACK_BYTES"]
 
@@ -55,12 +61,17 @@ __all__ = ["cuda", "numpy_shim", "launch_shape", "STACK_BYTES"]
 #: block without opting in.
 STACK_BYTES = 48 * 1024
 
-# The seven non-identity images of D4 as bit tables (bit g: image g, in the order of
-# ``symmetric._IMAGE_INVERSE`` and its siblings: rot90, rot180, rot270, flip_h, flip_v,
-# transpose, anti_transpose).
-_INVERSE_BITS = 0b1100101
-_REVERSE_BITS = 0b1010110
-_COMPLEMENT_BITS = 0b1001011
+
+
+def _python(kernel):
+    """The Python function of a CPU kernel (itself when numba's JIT is disabled)."""
+    return getattr(kernel, "py_func", kernel)
+
+
+# Plain arithmetic on small arrays, compiled from the CPU kernels' own source: the orbit check
+# of the symmetric search's rare leaves and the weight of a toroidal solution.
+_gpu_orbit_size = cuda.jit(device=True)(_python(_orbit_size_if_representative))
+_gpu_weigh_steps = cuda.jit(device=True)(_python(_weigh_steps))
 
 
 @cuda.jit(device=True)
@@ -111,34 +122,10 @@ def _gpu_column(bit):
 
 
 @cuda.jit(device=True)
-def _gpu_orbit_size(n, queens, inverse):
-    """``symmetric._orbit_size_if_representative`` on the device."""
-    m = n - 1
-    stabilizer = 1
-    for g in range(7):
-        use_inverse = (_INVERSE_BITS >> g) & 1
-        reverse = (_REVERSE_BITS >> g) & 1
-        complement = (_COMPLEMENT_BITS >> g) & 1
-        order = 0
-        for r in range(n):
-            j = r
-            if reverse:
-                j = m - r
-            v = queens[j]
-            if use_inverse:
-                v = inverse[j]
-            if complement:
-                v = m - v
-            if v != queens[r]:
-                order = 1
-                if v < queens[r] and r > 0:
-                    order = -1
-                break
-        if order < 0:
-            return 0
-        if order == 0:
-            stabilizer += 1
-    return 8 // stabilizer
+def _gpu_steps_near(n, full, band, column):
+    """``_common._steps_near`` on the device: the squares of the next row closer than the
+    least step (``band``) to a queen in ``column``, round the torus."""
+    return ~((band << column) | (band >> (n - column))) & full
 
 
 def _block_fits(levels, block, wide):
@@ -159,24 +146,31 @@ def launch_shape(n, depth, block):
 
 
 @functools.lru_cache(maxsize=None)
-def _count_kernel(levels, block, wide, knight):
+def _count_kernel(levels, block, wide, variant):
     """The halving count (with per-row allowed squares) for stacks of ``levels`` levels and
-    blocks of ``block`` threads; ``wide``: ``int64`` stack words; ``knight``: superqueens."""
+    blocks of ``block`` threads; ``wide``: ``int64`` stack words; ``variant``: the board
+    (0, ``KNIGHT``: superqueens, ``TORUS``: toroidal queens by least steps, see
+    ``count``)."""
     size = levels * block
     word = np.int64 if wide else np.int32
+    knight = bool(variant & KNIGHT)  # (constants of the kernel: the others' code is dropped)
+    torus = bool(variant & TORUS)
 
     @cuda.jit
     def _count_states(n, states, depth, allow, todo, first, count, counter, out):
         """Count subproblems ``todo[first:first + count]`` of ``states``, ``(k, 3 + depth)``
         int64, with per-row allowed squares ``allow``, ``(n,)`` int64: ``out[j]`` (int64)
-        gets the completions of ``todo[first + j]``. ``counter``: ``(1,)`` int64, 0 on
-        entry."""
+        gets the completions of ``todo[first + j]`` (on the torus, weighted as
+        ``_common._steps_weight`` says). ``counter``: ``(1,)`` int64, 0 on entry."""
         s_free = cuda.shared.array(size, word)
         s_cols = cuda.shared.array(size, word)
         s_diag = cuda.shared.array(size, word)
         s_anti = cuda.shared.array(size, word)
+        queens = cuda.local.array(64, np.int64)  # the torus's placement, row by row
+        steps = cuda.local.array(64, np.int64)
         t = cuda.threadIdx.x
         full = _gpu_full(n)
+        m = n - 1
         while True:
             j = cuda.atomic.add(counter, 0, 1)
             if j >= count:
@@ -186,16 +180,31 @@ def _count_kernel(levels, block, wide, knight):
             diag = states[i, 1] & full
             anti = states[i, 2]
             near, above = _gpu_prefix_knight(states, i, depth, knight)
+            band = full  # on the torus: the columns a least step from column 0
+            if torus:
+                for r in range(depth):
+                    queens[r] = states[i, 3 + r]
+                if depth >= 2:
+                    band = full & ~_gpu_full(states[i, 4]) & _gpu_full(n - states[i, 4] + 1)
+                if depth >= 1:
+                    near |= _gpu_steps_near(n, full, band, states[i, 3 + depth - 1])
             first_above = above
             row = depth
             total = np.int64(0)
             free = np.int64(0)
             if row >= n:  # the prefix is a solution
                 total = np.int64(1)
+                if torus:
+                    total = _gpu_weigh_steps(queens, n, steps)
             else:
                 free = ~(cols | diag | anti | near) & full & allow[row]
-            if row == n - 1:  # the prefix leaves one row
-                if free != 0:
+            if row == m:  # the prefix leaves one row
+                if torus:
+                    free &= band
+                    if free != 0:
+                        queens[m] = _gpu_column(free)
+                        total = _gpu_weigh_steps(queens, n, steps)
+                elif free != 0:
                     total = np.int64(1)
                 free = np.int64(0)
             sp = 0
@@ -204,13 +213,28 @@ def _count_kernel(levels, block, wide, knight):
                     bit = free & -free
                     free ^= bit
                     next_cols = cols | bit
-                    next_diag = ((diag | bit) << 1) & full
-                    next_anti = (anti | bit) >> 1
+                    if torus:
+                        d = diag | bit
+                        a = anti | bit
+                        next_diag = ((d << 1) | (d >> m)) & full
+                        next_anti = ((a >> 1) | (a << m)) & full
+                    else:
+                        next_diag = ((diag | bit) << 1) & full
+                        next_anti = (anti | bit) >> 1
                     next_free = ~(next_cols | next_diag | next_anti) & full & allow[row + 1]
                     if knight:
                         next_free &= ~((bit << 2) | (bit >> 2) | (above << 1) | (above >> 1))
-                    if row + 1 == n - 1:
-                        if next_free != 0:
+                    if torus:
+                        column = _gpu_column(bit)
+                        queens[row] = column
+                        next_free &= ~_gpu_steps_near(n, full, band, column)
+                    if row + 1 == m:
+                        if torus:
+                            next_free &= band  # the last queen a least step from column 0
+                            if next_free != 0:
+                                queens[m] = _gpu_column(next_free)
+                                total += _gpu_weigh_steps(queens, n, steps)
+                        elif next_free != 0:
                             total += 1
                     elif next_free != 0:
                         k = sp * block + t
@@ -407,12 +431,17 @@ def _symmetric_kernel(levels, block, wide, knight):
 
 def _gpu_count(levels, block, wide):
     """The halving count kernel of plain queens (with or without allowed squares)."""
-    return _count_kernel(levels, block, wide, False)
+    return _count_kernel(levels, block, wide, 0)
+
+
+def _gpu_torus_count(levels, block, wide):
+    """The count kernel of toroidal queens, by least steps (``TORUS``)."""
+    return _count_kernel(levels, block, wide, TORUS)
 
 
 def _gpu_knight_count(levels, block, wide):
     """The halving count kernel of superqueens (``KNIGHT``)."""
-    return _count_kernel(levels, block, wide, True)
+    return _count_kernel(levels, block, wide, KNIGHT)
 
 
 def _gpu_symmetric(levels, block, wide):

@@ -119,7 +119,7 @@ def build_parser():
     count.add_argument(
         "--device", choices=_device.DEVICES, default="cpu",
         help="where to count: this machine's threads (default), GPUs through numba-cuda "
-        "(pip install 'nqueens_numba[cuda]'; not the torus), or auto: a usable GPU from "
+        "(pip install 'nqueens_numba[cuda]'), or auto: a usable GPU from "
         f"N = {config.GPU_MIN_N}, else the CPU",
     )
     count.add_argument(
