@@ -43,10 +43,10 @@ class Tracker:
     Parameters
     ----------
     split : nqueens_numba._split.Split
-    checkpoint : str or os.PathLike, optional
-        Resume from this file (the subproblems it records as finished are not run again,
-        those in progress go on from their saved stacks) and record progress to it (see
-        :mod:`nqueens_numba.checkpoint`).
+    checkpoint : nqueens_numba.checkpoint.Checkpoint, optional
+        Resume from this file, open and locked (the subproblems it records as finished are
+        not run again, those in progress go on from their saved stacks), record progress to
+        it and close it (see :mod:`nqueens_numba.checkpoint`).
     progress : bool
         Show a ``tqdm.auto`` progress bar of subproblems (finished ones, and the estimated
         share done of those in progress).
@@ -88,7 +88,7 @@ class Tracker:
         self._keys = itertools.count()
         self.checkpoint = None
         if checkpoint is not None:
-            self.checkpoint = Checkpoint(checkpoint, split.checkpoint_id, split.width)
+            self.checkpoint = checkpoint
             try:
                 self._resume(self.checkpoint)
                 self.save()  # the file exists (for status) from the start
@@ -323,14 +323,22 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
             results = job(split.states)
         _kernels.loaded_counts.add(kernel)
         return results
+    # A checkpoint of another count, or one that cannot be written, is refused before
+    # anything compiles.
+    opened = None if checkpoint is None else Checkpoint(checkpoint, split.checkpoint_id,
+                                                        split.width)
     try:
         getattr(executor, "load", load_kernel)(split, progress)
-    except KeyboardInterrupt:
-        raise KeyboardInterrupt(
-            f"count of n={split.n}{executor.where} interrupted while its kernels compiled, "
-            f"before it started: nothing was counted or saved (the next call compiles them "
-            f"again)") from None
-    tracker = Tracker(split, checkpoint, progress, save_every, executor.where)
+    except BaseException as exc:
+        if opened is not None:
+            opened.close()
+        if isinstance(exc, KeyboardInterrupt):
+            raise KeyboardInterrupt(
+                f"count of n={split.n}{executor.where} interrupted before it started, while "
+                f"its kernels were compiled or loaded from the cache: nothing was counted or "
+                f"saved") from None
+        raise
+    tracker = Tracker(split, opened, progress, save_every, executor.where)
     finished = False
     try:
         executor.run(split, tracker)

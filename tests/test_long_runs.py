@@ -187,9 +187,9 @@ def test_an_interruption_while_compiling_says_nothing_was_counted(tmp_path, monk
     path = tmp_path / "run.json"
     with pytest.raises(KeyboardInterrupt) as info:
         nq.count_solutions(15, method="symmetric", checkpoint=path)
-    assert str(info.value) == ("count of n=15 interrupted while its kernels compiled, before "
-                               "it started: nothing was counted or saved (the next call "
-                               "compiles them again)")
+    assert str(info.value) == ("count of n=15 interrupted before it started, while its "
+                               "kernels were compiled or loaded from the cache: nothing was "
+                               "counted or saved")
     assert not path.exists()
 
 

@@ -321,6 +321,21 @@ def test_cli_status(tmp_path, capsys):
     assert "no such checkpoint file" in capsys.readouterr().err
 
 
+def test_a_checkpoint_of_another_count_is_refused_before_kernels_load(tmp_path, monkeypatch):
+    """The file is checked (and locked) first: a wrong one costs no compile."""
+    from nqueens_numba import _runner
+
+    path = tmp_path / "run.json"
+    nq.count_solutions(12, checkpoint=path)
+    before = path.read_bytes()
+    loads = []
+    monkeypatch.setattr(_runner, "load_kernel", lambda *args: loads.append(args))
+    with pytest.raises(CheckpointError, match="another count"):
+        nq.count_solutions(13, method="halving", checkpoint=path)
+    assert loads == [] and path.read_bytes() == before
+    assert nq.count_solutions(12, checkpoint=path) == 14200  # and it is released
+
+
 def test_cli_checkpoint_of_another_count_is_one_line(tmp_path, capsys):
     path = tmp_path / "run.json"
     assert main(["count", "12", "--checkpoint", str(path)]) == 0
