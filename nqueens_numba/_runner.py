@@ -99,7 +99,7 @@ class Tracker:
         self.pending = order[~self.done[order] & (self.live[order] == 0)]
         self.bar = None
         self._shown = self.position() if progress or checkpoint is not None else 0
-        if progress:
+        if progress and n_states:  # (no subproblems, as for n = 2 and 3: nothing to show)
             self.bar = progress_bar(n_states, self._shown, f"count n={self.n}{where}",
                                     bar_format=COUNT_BAR_FORMAT)
         self._last_save = self._last_draw = time.monotonic()

@@ -90,6 +90,13 @@ def test_progress_bar(capsys):
     assert "subproblem" in err and "100.0%" in err
 
 
+@pytest.mark.parametrize("n", [2, 3])
+def test_no_bar_without_subproblems(capsys, n):
+    """Boards whose split has no subproblem draw no empty bar."""
+    assert nq.count_solutions(n, progress=True) == 0
+    assert capsys.readouterr().err == ""
+
+
 def test_progress_cli(capsys):
     from nqueens_numba.cli import main
 
