@@ -66,6 +66,9 @@ def choose_method(n, method, fundamental, constraints, board=QUEEN):
     Raises ``ValueError`` for combinations that cannot be counted.
     """
     if fundamental and method == "halving":
+        if "symmetric" not in board.methods:  # (the torus: its solutions are classified)
+            raise ValueError(f"fundamental=True with {board.keywords[2:]} needs method=None: "
+                             f"its orbits come from its solutions, classified by D4")
         raise ValueError("fundamental=True needs method='symmetric' (or None): mirror halving "
                          "does not classify solutions by orbit")
     if constraints is not None:

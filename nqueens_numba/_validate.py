@@ -186,6 +186,14 @@ def _integer_values(values):
     return isinstance(values, (int, np.integer)) and not isinstance(values, (bool, np.bool_))
 
 
+def _holds_bool(values):
+    """Whether a (nested) list or tuple holds a ``bool``, which NumPy turns into an integer
+    beside other integers."""
+    if isinstance(values, (list, tuple)):
+        return any(_holds_bool(v) for v in values)
+    return isinstance(values, (bool, np.bool_))
+
+
 def placement_dtype(n):
     """The dtype of the placements the package returns for boards of order ``n``: the
     smallest signed integer type that holds ``n - 1`` (int8 up to n = 128, then int16,
@@ -217,6 +225,8 @@ def integer_array(values, empty_dtype=np.int64):
     arr = np.asarray(values)
     if arr.size == 0 and arr.dtype.kind == "f":
         return arr.astype(empty_dtype)
+    if arr.dtype.kind in "iu" and not isinstance(values, np.ndarray) and _holds_bool(values):
+        raise TypeError("queens must hold integers, got a bool among them")
     if arr.dtype.kind in "fO" and _integer_values(values):
         try:
             return np.array(values, dtype=object).astype(np.int64)

@@ -132,7 +132,8 @@ class Board:
         return np.where(2 * states[:, 3] < n - 1, 2, 1).astype(np.int64)
 
     def attacked(self, queens):
-        """The squares attacked by the queens of a placement: ``(n, n)`` bool.
+        """The squares attacked by the queens of a placement: ``(n, n)`` bool (one byte a
+        square, and a few MB more while it is built).
 
         ``queens``: ``(n,)`` integers, ``queens[row] == column`` or -1 for an empty row.
         Attacked squares are those along the rows, columns and diagonals of a queen (the
@@ -144,12 +145,15 @@ class Board:
         rows = np.flatnonzero(queens >= 0)
         cols = queens[rows].astype(np.int64)
         wrap = self._wrap(n)
-        r = np.arange(n)[:, None]
-        c = np.arange(n)[None, :]
         diagonals = np.zeros((2, wrap), dtype=bool)  # those holding a queen, by number
         diagonals[0, (rows - cols) % wrap] = True
         diagonals[1, (rows + cols) % wrap] = True
-        hit = diagonals[0, (r - c) % wrap] | diagonals[1, (r + c) % wrap]
+        hit = np.empty((n, n), dtype=bool)
+        c = np.arange(n)
+        step = max(1, (1 << 20) // max(n, 1))  # rows at a time: a few MB of indices
+        for top in range(0, n, step):
+            r = np.arange(top, min(top + step, n))[:, None]
+            hit[top:top + step] = diagonals[0, (r - c) % wrap] | diagonals[1, (r + c) % wrap]
         hit[rows, :] = True
         hit[:, cols] = True
         self._mark_knights(hit, rows, cols)

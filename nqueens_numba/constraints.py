@@ -70,11 +70,13 @@ def preplaced_array(preplaced, n):
         return queens
     try:
         arr = _validate.integer_array(preplaced)
-    except TypeError:
-        arr = None
+        got = "" if arr is not None else f"dtype {np.asarray(preplaced).dtype}"
+    except TypeError as exc:
+        arr, got = None, ("a bool among its columns" if "bool" in str(exc)
+                          else f"dtype {np.asarray(preplaced).dtype}")
     if arr is None:
         raise TypeError(f"preplaced must be a mapping row -> column or an integer array, got "
-                        f"dtype {np.asarray(preplaced).dtype}")
+                        f"{got}")
     if arr.shape != (n,):
         raise ValueError(f"preplaced as an array must have shape ({n},) (-1 for free rows), "
                          f"got {arr.shape}")

@@ -161,8 +161,8 @@ def test_errors_are_the_message_and_a_hint_not_the_usage(argv, command, capsys):
 
 @pytest.mark.parametrize("argv, words", [
     (["count", "14", "--gpus", "0"], "--gpus applies only with --device cuda or auto"),
-    (["count", "13", "--device", "cuda", "--torus"],
-     "--device cuda does not count toroidal boards; use --device cpu")])
+    (["count", "13", "--device", "cuda", "--gpus", "0", "0"],
+     "--gpus must name each GPU once, got [0, 0]")])
 def test_device_errors_name_the_options(argv, words, capsys):
     with pytest.raises(SystemExit):
         main(argv)

@@ -111,6 +111,10 @@ def test_bad_preplaced_and_blocked_types():
         nq.count_solutions(8, preplaced={0: 1.0})
     with pytest.raises(TypeError):
         nq.count_solutions(8, preplaced={True: 1})
+    with pytest.raises(TypeError, match="a bool among its columns"):  # NumPy would take 1
+        nq.count_solutions(6, preplaced=[True, -1, -1, -1, -1, -1])
+    with pytest.raises(TypeError, match="a bool among them"):
+        nq.is_solution([True, 3, 0, 2])
     with pytest.raises(TypeError):
         nq.count_solutions(8, preplaced=np.zeros(8, dtype=float))
     with pytest.raises(TypeError, match="boolean"):

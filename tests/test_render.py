@@ -205,6 +205,22 @@ def test_svg_fits_a_page(n):
     assert float(ET.fromstring(nq.to_svg(queens, cell=10)).get("width")) >= 10 * n
 
 
+def test_svg_checks_attacks_and_marked():
+    for bad in ("no", 1, None):
+        with pytest.raises(TypeError, match="attacks must be True or False"):
+            nq.to_svg([0, -1, -1], attacks=bad)
+    with pytest.raises(ValueError, match="n <= 10,000"):  # an n x n array of squares
+        nq.to_svg(nq.construct(nq.render.ATTACKS_MAX_N + 1), attacks=True)
+    assert nq.to_svg(nq.construct(nq.render.ATTACKS_MAX_N + 1)).startswith("<svg")
+    for bad in ([0, 0], "ab", [(0, 0, 0)], 5):
+        with pytest.raises(TypeError, match=r"marked must be a sequence of \(row, column\)"):
+            nq.to_svg([1, 3, 0, 2], marked=bad)
+    with pytest.raises(ValueError, match="column must be in the range 0..3"):
+        nq.to_svg([1, 3, 0, 2], marked=[(0, 4)])
+    assert nq.to_svg([1, 3, 0, 2], marked=np.array([[0, 1], [2, 2]])).count(
+        'class="marked"') == 2
+
+
 def test_svg_refuses_boards_too_large_to_see():
     with pytest.raises(ValueError, match="n <= 100000"):
         nq.to_svg(np.arange(100_001))

@@ -200,6 +200,11 @@ def test_combinations_that_do_not_apply():
         nq.count_solutions(8, method="symmetric", torus=True)
     with pytest.raises(ValueError, match="fundamental=True needs method='symmetric'"):
         nq.count_solutions(8, method="halving", fundamental=True, piece="superqueen")
+    # the torus has no symmetric search: its fundamental count needs no method, not one the
+    # next message refuses
+    with pytest.raises(ValueError, match="fundamental=True with torus=True needs method=None"):
+        nq.count_solutions(7, method="halving", fundamental=True, torus=True)
+    assert nq.count_solutions(7, fundamental=True, torus=True) == 4
 
 
 # --------------------------------------------------------------------------- the rest of the API

@@ -17,7 +17,7 @@ drawn as the arrays read: row 0 at the top, rows and columns labelled ``0 .. n-1
 (``coordinates="chess"``: files ``a, b, ...`` from the left and ranks ``n .. 1`` from the
 top, as on a chessboard).
 """
-from ._common import ATTACKED, DARK, LIGHT, MAX_CELL, MAX_CELL_PIXELS, QUEEN
+from ._common import ATTACKED, ATTACKS_MAX_N, DARK, LIGHT, MAX_CELL, MAX_CELL_PIXELS, QUEEN
 from .plot import FIGURE_INCHES, heatmap, plot_board
 from .svg import (BOARD_PIXELS, GRID_BOARD_PIXELS, GRID_MAX_N, MAX_SVG_N, SQUARES_MAX_N,
                   BoardGrid, SVGText, show, to_svg)

@@ -22,6 +22,21 @@ MAX_CELL_PIXELS = 10_000
 #: Largest side of a square, in pixels, of a board drawn at a default size.
 MAX_CELL = 48
 
+#: Largest board whose attacked squares are drawn: they are found as an ``(n, n)`` bool
+#: array, 100 MB at n = 10,000 (0.2 s at n = 3,000).
+ATTACKS_MAX_N = 10_000
+
+
+def check_attacks(attacks, n):
+    """``attacks`` as a flag, checked (``TypeError`` unless ``True`` or ``False``), and
+    refused with ``ValueError`` above :data:`ATTACKS_MAX_N`."""
+    attacks = _validate.flag(attacks, "attacks")
+    if attacks and n > ATTACKS_MAX_N:
+        raise ValueError(f"attacks=True draws the attacked squares of boards of n <= "
+                         f"{ATTACKS_MAX_N:,}, got n={n:,} (an n x n array of squares); draw "
+                         f"it with attacks=False")
+    return attacks
+
 
 def as_placements(solutions, ndim, partial=False, or_one=False):
     """Return ``solutions`` as an ``int64`` array of ``ndim`` dimensions with valid columns.

@@ -6,8 +6,8 @@ import numpy as np
 
 from .. import _validate
 from ..board import board_of
-from ._common import (ATTACKED, DARK, LIGHT, QUEEN, as_placements, coordinate_style, label_step,
-                      labels)
+from ._common import (ATTACKED, DARK, LIGHT, QUEEN, as_placements, check_attacks,
+                      coordinate_style, label_step, labels)
 
 __all__ = ["plot_board", "heatmap"]
 
@@ -92,9 +92,9 @@ def plot_board(queens, ax=None, *, attacks=False, coordinates=True, piece="queen
 
     q = as_placements(queens, 1, partial=True)
     style = coordinate_style(coordinates)
-    attacks = _validate.flag(attacks, "attacks")
     rules = board_of(piece, torus)
     n = len(q)
+    attacks = check_attacks(attacks, n)
     if ax is None:
         ax = _new_axes(plt, n)
     extent = (-0.5, n - 0.5, n - 0.5, -0.5)

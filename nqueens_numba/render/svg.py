@@ -8,7 +8,7 @@ import numpy as np
 from .. import _validate
 from ..board import board_of
 from ._common import (ATTACKED, DARK, INK, LIGHT, PAPER, QUEEN, as_placements, auto_cell,
-                      check_cell, coordinate_style, label_step, labels)
+                      check_attacks, check_cell, coordinate_style, label_step, labels)
 from .text import text_board
 
 __all__ = ["to_svg", "SVGText", "show", "BoardGrid"]
@@ -73,6 +73,27 @@ def _wrap(text, width, font):
     return lines
 
 
+def _squares(marked, n):
+    """``marked`` (``to_svg``) as a list of ``(row, column)``, checked: ``TypeError``
+    unless a sequence of pairs, ``ValueError`` for squares off the board."""
+    def refuse(what):
+        raise TypeError(f"marked must be a sequence of (row, column) pairs, got {what}")
+
+    if marked is None:
+        return []
+    if isinstance(marked, (str, bytes)) or not hasattr(marked, "__iter__"):
+        refuse(type(marked).__name__)
+    squares = []
+    for square in marked:
+        if isinstance(square, (str, bytes)) or not hasattr(square, "__len__") or len(
+                square) != 2:
+            refuse(f"{square!r} among them")
+        r, c = square
+        squares.append((_validate.in_range(r, "row", 0, n - 1),
+                        _validate.in_range(c, "column", 0, n - 1)))
+    return squares
+
+
 def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, piece="queen",
            torus=False, marked=None):
     """One board as an SVG image: light and dark squares, queens, labels.
@@ -91,7 +112,7 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
         ``"chess"``: files ``a, b, ...`` (numbers past 26 columns) below and ranks ``n .. 1``
         from the top. Labels that would overlap are thinned (every 2nd, 5th, 10th, ...).
     attacks : bool, optional
-        Shade the squares the queens attack.
+        Shade the squares the queens attack (boards of ``n <= ATTACKS_MAX_N``, 10,000).
     title : str, optional
         A caption above the board, in lines no wider than the board and its labels.
     piece : {"queen", "superqueen"}, optional
@@ -100,7 +121,8 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
         away; on the torus the diagonals wrap around the edges.
     marked : sequence of (int, int), optional
         Squares ``(row, column)`` to outline (dashed, with a faint queen on boards drawn
-        square by square), such as the square a step of a search has just emptied.
+        square by square), such as the square a step of a search has just emptied
+        (``TypeError`` unless pairs of integers, ``ValueError`` off the board).
 
     Returns
     -------
@@ -119,8 +141,10 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
     Raises
     ------
     TypeError, ValueError
-        As :func:`format_board` (columns in ``-1 .. n-1``); ``ValueError`` for ``n`` above
-        ``MAX_SVG_N`` or an unknown ``coordinates``.
+        As :func:`format_board` (columns in ``-1 .. n-1``); ``TypeError`` for an
+        ``attacks`` that is not ``True`` or ``False``; ``ValueError`` for ``n`` above
+        ``MAX_SVG_N`` (above ``ATTACKS_MAX_N`` with ``attacks``) or an unknown
+        ``coordinates``.
 
     Examples
     --------
@@ -133,6 +157,8 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
     if n > MAX_SVG_N:
         raise ValueError(f"to_svg draws boards of n <= {MAX_SVG_N}, got n={n}: a drawing "
                          f"that large shows nothing; check the placement with is_solution")
+    attacks = check_attacks(attacks, n)
+    marked = _squares(marked, n)
     cell = auto_cell(n, BOARD_PIXELS) if cell is None else check_cell(cell)
     style = coordinate_style(coordinates)
     font = min(max(cell * 0.4, 9.0), 14.0)  # labels: readable, never larger than 14 px
@@ -204,8 +230,7 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
             d = "".join(f"M{left + c * cell + pad:.10g} {top + r * cell + pad:.10g}h{side:.10g}"
                         f"v{side:.10g}h{-side:.10g}z" for r, c in zip(rows, q[rows]))
             out.append(f'<path class="queens" d="{d}" fill="#111"/>')
-    for r, c in [] if marked is None else marked:
-        r, c = _validate.in_range(r, "row", 0, n - 1), _validate.in_range(c, "column", 0, n - 1)
+    for r, c in marked:
         x, y, line = left + c * cell, top + r * cell, max(cell * 0.08, 1.0)
         if n <= SQUARES_MAX_N:
             out.append(f'<text class="emptied" x="{x + cell / 2:.10g}" y="{y + cell / 2:.10g}" '
