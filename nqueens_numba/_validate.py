@@ -104,10 +104,20 @@ def board_order(n):
 def max_threads():
     """The most threads a call may use: ``NUMBA_NUM_THREADS``, read as numba reads it but
     without importing numba (which a small board does not need): the environment variable,
-    else the CPUs this process may run on."""
+    else the CPUs this process may run on (also when the variable is not an integer, which
+    numba ignores with a warning). ``ValueError`` for a variable below 1, which numba
+    refuses when imported."""
     value = os.environ.get("NUMBA_NUM_THREADS", "").strip()
     if value:
-        return int(value)
+        try:
+            threads = int(value)
+        except ValueError:  # numba warns and takes the CPUs: so do we
+            threads = None
+        if threads is not None:
+            if threads < 1:  # numba refuses it when imported
+                raise ValueError(f"the environment variable NUMBA_NUM_THREADS must be 1 or "
+                                 f"more, got {value!r}")
+            return threads
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return max(1, os.cpu_count() or 1)

@@ -101,14 +101,16 @@ def construct(n, *, torus=False):
     >>> construct(7, torus=True)
     array([0, 2, 4, 6, 1, 3, 5], dtype=int8)
     """
-    n = _check_huge_n(n)
     board = board_of("queen", torus)
+    n = _validate.in_range(n, "n", 0, MAX_HUGE_N)
+    board.require_solutions(n)  # (the torus's reason first: it has none for n = 2, 3 either)
+    n = _check_huge_n(n)
     return _CONSTRUCTIONS[board.name](n, _validate.placement_dtype(n), board)
 
 
 def _construct_torus(n, dtype, board):
-    """The toroidal solution ``queens[r] = 2 r mod n`` (Polya, 1921)."""
-    board.require_solutions(n)
+    """The toroidal solution ``queens[r] = 2 r mod n`` (Polya, 1921), for the orders that
+    have one (checked by :func:`construct`)."""
     return ((2 * np.arange(n, dtype=np.int64)) % max(n, 1)).astype(dtype)
 
 

@@ -253,3 +253,19 @@ def test_a_first_call_interrupted_while_the_package_loads_leaves_it_working():
                              text=True, timeout=300)
         assert run.returncode == 0, (delay, run.stderr[-2000:])
         assert run.stdout == "73712 88 3 10000\n", (delay, run.stdout, run.stderr[-2000:])
+
+
+def test_numba_num_threads_read_as_numba_reads_it(monkeypatch):
+    """NUMBA_NUM_THREADS below 1 is refused by name (numba refuses it when imported); one
+    that is no integer is ignored, as numba ignores it (with a warning), for the CPUs."""
+    from nqueens_numba import _validate
+
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "0")
+    with pytest.raises(ValueError, match="NUMBA_NUM_THREADS must be 1 or more, got '0'"):
+        nq.count_solutions(8)
+    monkeypatch.delenv("NUMBA_NUM_THREADS")
+    cpus = _validate.max_threads()
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "abc")
+    assert _validate.max_threads() == cpus
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "3")
+    assert _validate.max_threads() == 3
