@@ -191,8 +191,9 @@ class Checkpoint:
         if os.path.isdir(target):
             raise CheckpointError(f"checkpoint {self.path!r} is a directory")
         if not os.path.isdir(directory):
-            raise CheckpointError(f"checkpoint {self.path!r}: directory {directory!r} "
-                                  f"does not exist")
+            why = (f"{directory!r} is not a directory" if os.path.exists(directory)
+                   else f"directory {directory!r} does not exist")
+            raise CheckpointError(f"checkpoint {self.path!r}: {why}")
         try:  # a real write: permission bits do not tell everything (root, read-only mounts)
             probe_directory(target)
         except OSError as exc:

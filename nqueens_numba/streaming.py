@@ -231,6 +231,9 @@ def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_thre
         format = export.format_for(path_or_file)
         if format is None:
             format = "npy" if export.is_binary(path_or_file) is not False else "text"
+    if not isinstance(format, str):
+        raise TypeError(f"format must be a string, one of "
+                        f"{', '.join(map(repr, export.FORMATS))}, got {type(format).__name__}")
     if format not in export.FORMATS:
         raise ValueError(f"format must be one of {', '.join(map(repr, export.FORMATS))}, "
                          f"got {format!r}")

@@ -409,7 +409,9 @@ def test_deeply_nested_file_is_refused(tmp_path):
 
 def test_unusable_checkpoint_paths_fail_at_once(tmp_path):
     for bad, message in [("", "empty"), (tmp_path, "directory"),
-                         (tmp_path / "no" / "x.json", "does not exist")]:
+                         (tmp_path / "no" / "x.json", "does not exist"),
+                         (tmp_path / "f" / "x.json", "'[^']*f' is not a directory")]:
+        (tmp_path / "f").write_text("a file")
         with pytest.raises(CheckpointError, match=message):
             nq.count_solutions(12, checkpoint=bad)
     with pytest.raises(ValueError, match="checkpoint is not used"):

@@ -292,6 +292,16 @@ def test_plot_board_queens_stay_inside_their_squares(n, layout):
     plt.close("all")
 
 
+def test_plot_board_of_the_empty_board_warns_of_nothing():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ax = nq.plot_board([], attacks=True)  # (warnings are errors in the tests)
+    assert ax.get_xlim() == (-0.5, 0.5)
+    plt.close(ax.figure)
+
+
 def test_plot_board_labels():
     matplotlib = pytest.importorskip("matplotlib")
     matplotlib.use("Agg")

@@ -241,6 +241,8 @@ def test_failed_write_leaves_no_partial_file(tmp_path):
 def test_save_solutions_errors(tmp_path):
     with pytest.raises(ValueError, match="format"):
         nq.save_solutions(tmp_path / "x", 8, format="xml")
+    with pytest.raises(TypeError, match="format must be a string"):
+        nq.save_solutions(tmp_path / "x", 8, format=1)
     with pytest.raises(FileNotFoundError):
         nq.save_solutions(tmp_path / "missing" / "x.npy", 8)
     with pytest.raises(MemoryError):

@@ -99,9 +99,10 @@ def plot_board(queens, ax=None, *, attacks=False, coordinates=True, piece="queen
         ax = _new_axes(plt, n)
     extent = (-0.5, n - 0.5, n - 0.5, -0.5)
     pattern = (np.add.outer(np.arange(n), np.arange(n)) % 2).astype(float)
-    ax.imshow(pattern, cmap=ListedColormap([LIGHT, DARK]), extent=extent, vmin=0, vmax=1,
-              interpolation="nearest")
-    if attacks:
+    if n:  # (the empty board: no squares, and no zero-width image for matplotlib to warn of)
+        ax.imshow(pattern, cmap=ListedColormap([LIGHT, DARK]), extent=extent, vmin=0, vmax=1,
+                  interpolation="nearest")
+    if attacks and n:
         overlay = np.where(rules.attacked(q), 1.0, np.nan)
         ax.imshow(overlay, cmap=ListedColormap([ATTACKED]), alpha=0.35, extent=extent,
                   interpolation="nearest")
