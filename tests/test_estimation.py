@@ -35,6 +35,7 @@ def test_intervals_cover_the_oeis_value(n):
     assert 88 <= covered <= 100
 
 
+@pytest.mark.slow  # (seconds)
 def test_n20_within_four_standard_errors_for_every_thread_count(monkeypatch):
     monkeypatch.setenv("NUMBA_NUM_THREADS", "4")  # (the threads are Python's: any number)
     results = [nq.estimate_count(20, samples=10**7, seed=2026, n_threads=t) for t in (1, 2, 4)]

@@ -35,8 +35,8 @@ def simulate(code, tmp_path, timeout=120):
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-# The simulator runs each GPU thread as a Python thread: the larger boards (a minute of
-# simulation) run with the slow tests.
+# The simulator runs each GPU thread as a Python thread: the tests that simulate more than a
+# few seconds run with the slow tests; the default run keeps this one's small boards.
 @pytest.mark.parametrize("largest, classes, launches", [
     (8, {"8": 11, "4": 1}, 100),  # 12 classes, 92 solutions
     pytest.param(10, {"8": 1765, "4": 18, "2": 4}, 1000, marks=pytest.mark.slow)])  # of 12
@@ -61,8 +61,8 @@ def test_every_method_counts_as_oeis_says(tmp_path, largest, classes, launches):
     assert found["launched"] > launches  # the subproblems were counted on the (simulated) GPU
 
 
-@pytest.mark.parametrize("sizes", [(10,), pytest.param((10, 11), marks=pytest.mark.slow)])
-def test_each_subproblem_has_the_cpu_kernels_results(tmp_path, sizes):
+@pytest.mark.slow  # (the CUDA simulator: seconds)
+def test_each_subproblem_has_the_cpu_kernels_results(tmp_path, sizes=(10, 11)):
     """The GPU kernels write, row by row, what the CPU kernels write (every method, both
     boards, constraints, shallow and deep prefixes): the same checkpoint rows."""
     found = simulate(f"""
@@ -96,6 +96,7 @@ def test_each_subproblem_has_the_cpu_kernels_results(tmp_path, sizes):
     assert [row[6] for row in found[:-3]] == [t for n in sizes for t in totals[n]]
 
 
+@pytest.mark.slow  # (the CUDA simulator: seconds)
 def test_several_gpus_share_the_subproblems(tmp_path):
     """One host thread per GPU (here twice the simulator's one device, which runs their
     launches in turns), each taking launches from the same subproblems: every subproblem
@@ -116,6 +117,7 @@ def test_several_gpus_share_the_subproblems(tmp_path):
     assert found["where"] == " on 2 GPUs"
 
 
+@pytest.mark.slow  # (the CUDA simulator: seconds)
 @pytest.mark.dask
 def test_dask_batches_run_on_the_workers_gpus(tmp_path):
     """``distributed.count_solutions(client, n, device="cuda")``: the batches are counted
@@ -150,6 +152,7 @@ def test_dask_batches_run_on_the_workers_gpus(tmp_path):
     assert found["counted"] > 0 and found["complete"]
 
 
+@pytest.mark.slow  # (the CUDA simulator: seconds)
 def test_constraints_and_superqueens(tmp_path):
     found = simulate("""
         blocked = np.eye(10, dtype=bool)
@@ -165,6 +168,7 @@ def test_constraints_and_superqueens(tmp_path):
     assert found[4:] == [44, 22]  # OEIS A051223, A051224
 
 
+@pytest.mark.slow  # (the CUDA simulator: seconds)
 def test_large_boards_with_few_free_rows(tmp_path):
     """n = 31 (32-bit stack words, the highest column in bit 30) and n = 40, 63 (64-bit
     words): a solution with eight rows left free counts as on the CPU."""
@@ -204,6 +208,7 @@ INTERRUPTED = """
 """
 
 
+@pytest.mark.slow  # (the CUDA simulator: seconds)
 @pytest.mark.parametrize("n, kwargs, expected", [
     (11, dict(method="halving", prefix_depth=2), 2680),
     (11, dict(fundamental=True, prefix_depth=3), 341),
@@ -232,6 +237,7 @@ def test_an_interrupted_gpu_count_resumes_exactly_on_the_gpu_and_cpu(tmp_path, n
     assert found["status"]["complete"]
 
 
+@pytest.mark.slow  # (the CUDA simulator: seconds)
 def test_a_cpu_checkpoint_with_searches_in_progress_resumes_on_the_gpu(tmp_path):
     """A CPU count stopped midway (searches in progress saved as stacks) goes on on the
     GPU: the stacks finish on the CPU, the subproblems not started on the GPU."""
@@ -310,6 +316,7 @@ def test_devices_need_a_gpu_device():
 A051906 = (1, 1, 0, 0, 0, 10, 0, 28, 0, 0, 0, 88, 0, 4524)
 
 
+@pytest.mark.slow  # (the CUDA simulator: seconds)
 def test_the_torus_counts_by_least_steps_on_the_gpu(tmp_path):
     """The toroidal count (by least steps, each solution weighted) writes the CPU kernel's
     row for every subproblem, from a first row alone to a prefix that leaves one row, and

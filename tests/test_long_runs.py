@@ -452,6 +452,7 @@ def test_progress_leaves_no_thread():
     assert not left, left
 
 
+@pytest.mark.slow  # (seconds)
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL")
 def test_kill_9_then_resume_cli(tmp_path):
     """``nqueens count 16 --checkpoint F`` killed mid-run resumes to the right total (n = 16:
