@@ -22,9 +22,10 @@ A000170 = config.A000170
 A002562 = (1, 1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752)
 
 
-def simulate(code, tmp_path, timeout=120):
+def simulate(code, tmp_path, timeout=600):
     """Run ``code`` under the CUDA simulator in a new process; return the JSON object of its
-    last line of output."""
+    last line of output. (The largest take 1-2 minutes on a loaded 2-core machine: the
+    timeout only catches a hang.)"""
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", PYTHONWARNINGS="error")
     prelude = ("import json, numpy as np\nimport nqueens_numba as nq\n"
                "from nqueens_numba import config, _split, _runner, _gpu, checkpoint\n"

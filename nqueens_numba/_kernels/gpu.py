@@ -128,6 +128,30 @@ def _gpu_steps_near(n, full, band, column):
     return ~((band << column) | (band >> (n - column))) & full
 
 
+@cuda.jit(device=True)
+def _gpu_push(s_free, s_cols, s_diag, s_anti, k, free, cols, diag, anti):
+    """Save the registers of a level in the shared stacks at ``k``
+    (``level * blockDim + threadIdx``): one step down of both GPU searches."""
+    s_free[k] = free
+    s_cols[k] = cols
+    s_diag[k] = diag
+    s_anti[k] = anti
+
+
+@cuda.jit(device=True)
+def _gpu_pop(s_free, s_cols, s_diag, s_anti, k, block, knight, first_above):
+    """The registers ``(free, cols, diag, anti, above)`` saved at ``k`` by :func:`_gpu_push`
+    (``int64``): one step back up. ``above``, with ``knight``, is the queen of the row
+    above: the difference of two saved ``cols`` (``first_above`` at level 0), else 0."""
+    cols = np.int64(s_cols[k])
+    above = np.int64(0)
+    if knight:
+        above = first_above
+        if k >= block:
+            above = cols ^ np.int64(s_cols[k - block])
+    return np.int64(s_free[k]), cols, np.int64(s_diag[k]), np.int64(s_anti[k]), above
+
+
 def _block_fits(levels, block, wide):
     """The block size (threads) whose stacks fit in ``STACK_BYTES``: ``block`` or less."""
     per_thread = 4 * max(levels, 1) * (8 if wide else 4)
@@ -237,32 +261,20 @@ def _count_kernel(levels, block, wide, variant):
                         elif next_free != 0:
                             total += 1
                     elif next_free != 0:
-                        k = sp * block + t
-                        s_free[k] = free
-                        s_cols[k] = cols
-                        s_diag[k] = diag
-                        s_anti[k] = anti
+                        _gpu_push(s_free, s_cols, s_diag, s_anti, sp * block + t, free, cols,
+                                  diag, anti)
                         sp += 1
                         row += 1
-                        free = next_free
-                        cols = next_cols
-                        diag = next_diag
-                        anti = next_anti
+                        free, cols, diag, anti = next_free, next_cols, next_diag, next_anti
                         above = bit
                 elif sp == 0:
                     break
                 else:
                     sp -= 1
                     row -= 1
-                    k = sp * block + t
-                    free = np.int64(s_free[k])
-                    cols = np.int64(s_cols[k])
-                    diag = np.int64(s_diag[k])
-                    anti = np.int64(s_anti[k])
-                    if knight:
-                        above = first_above
-                        if sp > 0:
-                            above = cols ^ np.int64(s_cols[k - block])
+                    free, cols, diag, anti, above = _gpu_pop(
+                        s_free, s_cols, s_diag, s_anti, sp * block + t, block, knight,
+                        first_above)
             out[j, 0] = total
 
     return _count_states
@@ -393,32 +405,20 @@ def _symmetric_kernel(levels, block, wide, knight):
                                 else:
                                     c4 += 1
                     elif next_free != 0:
-                        k = sp * block + t
-                        s_free[k] = free
-                        s_cols[k] = cols
-                        s_diag[k] = diag
-                        s_anti[k] = anti
+                        _gpu_push(s_free, s_cols, s_diag, s_anti, sp * block + t, free, cols,
+                                  diag, anti)
                         sp += 1
                         row += 1
-                        free = next_free
-                        cols = next_cols
-                        diag = next_diag
-                        anti = next_anti
+                        free, cols, diag, anti = next_free, next_cols, next_diag, next_anti
                         above = bit
                 elif sp == 0:
                     break
                 else:
                     sp -= 1
                     row -= 1
-                    k = sp * block + t
-                    free = np.int64(s_free[k])
-                    cols = np.int64(s_cols[k])
-                    diag = np.int64(s_diag[k])
-                    anti = np.int64(s_anti[k])
-                    if knight:
-                        above = first_above
-                        if sp > 0:
-                            above = cols ^ np.int64(s_cols[k - block])
+                    free, cols, diag, anti, above = _gpu_pop(
+                        s_free, s_cols, s_diag, s_anti, sp * block + t, block, knight,
+                        first_above)
             out[j, 0] = c1
             out[j, 1] = c2
             out[j, 2] = c3
