@@ -47,10 +47,6 @@ def check_devices(devices):
     return ids
 
 
-#: How the messages name a board.
-_ADJECTIVES = {None: "these"}
-
-
 def gpu_job(method):
     """The kernel table's job of a GPU count by ``method``."""
     return "gpu_symmetric" if method == "symmetric" else "gpu_count"
@@ -71,7 +67,7 @@ def decide(device, n, board, method, constrained, gpu_usable=None):
             return "cpu"
         return "cuda" if (usable() if gpu_usable is None else gpu_usable) else "cpu"
     if device == "cuda" and not supported:
-        name = _ADJECTIVES.get(board.name, board.name)
+        name = board.name or "these"
         raise ValueError(f"device='cuda' does not count {name} boards; use device='cpu'")
     return device
 

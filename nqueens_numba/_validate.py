@@ -13,7 +13,8 @@ import numpy as np
 from . import config
 
 __all__ = ["integer", "flag", "flags", "choice", "in_range", "seconds", "positive_number", "board_order", "threads",
-           "limit", "max_bytes", "result_size", "integer_array", "placement_dtype", "max_threads"]
+           "limit", "max_bytes", "result_size", "integer_array", "holds_bool", "placement_dtype",
+           "max_threads"]
 
 
 def integer(value, name):
@@ -196,11 +197,11 @@ def _integer_values(values):
     return isinstance(values, (int, np.integer)) and not isinstance(values, (bool, np.bool_))
 
 
-def _holds_bool(values):
+def holds_bool(values):
     """Whether a (nested) list or tuple holds a ``bool``, which NumPy turns into an integer
     beside other integers."""
     if isinstance(values, (list, tuple)):
-        return any(_holds_bool(v) for v in values)
+        return any(holds_bool(v) for v in values)
     return isinstance(values, (bool, np.bool_))
 
 
@@ -235,7 +236,7 @@ def integer_array(values, empty_dtype=np.int64):
     arr = np.asarray(values)
     if arr.size == 0 and arr.dtype.kind == "f":
         return arr.astype(empty_dtype)
-    if arr.dtype.kind in "iu" and not isinstance(values, np.ndarray) and _holds_bool(values):
+    if arr.dtype.kind in "iu" and not isinstance(values, np.ndarray) and holds_bool(values):
         raise TypeError("queens must hold integers, got a bool among them")
     if arr.dtype.kind in "fO" and _integer_values(values):
         try:

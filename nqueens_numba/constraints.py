@@ -70,11 +70,11 @@ def preplaced_array(preplaced, n):
         return queens
     try:
         arr = _validate.integer_array(preplaced)
-        got = "" if arr is not None else f"dtype {np.asarray(preplaced).dtype}"
-    except TypeError as exc:
-        arr, got = None, ("a bool among its columns" if "bool" in str(exc)
-                          else f"dtype {np.asarray(preplaced).dtype}")
+    except TypeError:
+        arr = None
     if arr is None:
+        got = ("a bool among its columns" if _validate.holds_bool(preplaced)
+               else f"dtype {np.asarray(preplaced).dtype}")
         raise TypeError(f"preplaced must be a mapping row -> column or an integer array, got "
                         f"{got}")
     if arr.shape != (n,):

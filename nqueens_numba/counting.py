@@ -74,7 +74,8 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         neither with each other nor with ``preplaced`` or ``blocked``.
     device : {"cpu", "cuda", "auto"}, optional
         This machine's threads, GPUs through numba-cuda (``pip install
-        "nqueens_numba[cuda]"``), or a usable GPU from ``n = 13``, else the CPU. Same results and checkpoint files (a GPU count resumes on the CPU).
+        "nqueens_numba[cuda]"``), or a usable GPU from ``n = 13``, else the CPU. Same
+        results and checkpoint files (a GPU count resumes on the CPU).
     devices : sequence of int, optional
         With ``device="cuda"``: the GPUs to use; every visible GPU by default.
 

@@ -62,7 +62,6 @@ __all__ = ["cuda", "numpy_shim", "launch_shape", "STACK_BYTES"]
 STACK_BYTES = 48 * 1024
 
 
-
 def _python(kernel):
     """The Python function of a CPU kernel (itself when numba's JIT is disabled)."""
     return getattr(kernel, "py_func", kernel)
