@@ -43,7 +43,8 @@ def connect(address, *, timeout=10):
     ----------
     address : str
         ``"tcp://HOST:PORT"`` of a running scheduler, or ``"local"`` to start a
-        ``LocalCluster`` on this machine (one single-threaded worker process per core).
+        ``LocalCluster`` in this process (one single-threaded worker per core: the kernels
+        release the GIL, and a Ctrl-C reaches no worker process).
     timeout : float, optional
         Seconds to wait for the scheduler: a finite number above 0.
 
@@ -56,7 +57,8 @@ def connect(address, *, timeout=10):
     ImportError
         If Dask is not installed.
     TypeError, ValueError
-        If ``address`` is not a string or ``timeout`` is not a positive finite number.
+        If ``address`` is not a string or not an address (``"foo:bar"``), or ``timeout`` is
+        not a positive finite number.
     ConnectionError
         (an ``OSError``) If the scheduler cannot be reached within ``timeout`` seconds.
     """
@@ -67,12 +69,15 @@ def connect(address, *, timeout=10):
     from distributed import Client, LocalCluster
 
     if address == "local":
-        cluster = LocalCluster(threads_per_worker=1, processes=True, dashboard_address=None)
+        cluster = LocalCluster(threads_per_worker=1, processes=False, dashboard_address=None)
         client = Client(cluster)
         client.nqueens_cluster = cluster  # closed with the client by the caller
         return client
     try:
         return Client(address, timeout=f"{timeout}s")
+    except ValueError as exc:  # Dask's own parse of the address
+        raise ValueError(f"{address!r} is not a scheduler address: give 'tcp://HOST:PORT' "
+                         f"(or 'local'); Dask says: {exc}") from None
     except (OSError, TimeoutError) as exc:
         raise ConnectionError(f"cannot reach the Dask scheduler at {address!r} within {timeout} s "
                               f"({type(exc).__name__}: {exc}); is it running (dask scheduler) "

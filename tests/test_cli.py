@@ -293,3 +293,10 @@ def test_a_signal_swallowed_by_a_finaliser_still_stops_the_run_quietly(monkeypat
 def test_solve_says_when_there_is_nothing_to_show(argv, err, capsys):
     assert main(argv) == 0
     assert capsys.readouterr().err == err
+
+
+def test_scheduler_timeout_needs_a_scheduler(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["count", "8", "--scheduler-timeout", "3"])
+    assert info.value.code == 2
+    assert "--scheduler-timeout applies only with --scheduler" in capsys.readouterr().err

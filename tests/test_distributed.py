@@ -2,6 +2,8 @@
 import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -256,3 +258,35 @@ def test_dask_tasks_return_their_search_in_progress(client, tmp_path, monkeypatc
     assert dist.count_solutions(client, 15, prefix_depth=2, tasks_per_worker=1,
                                 checkpoint=path, checkpoint_every=0) == A000170[15]
     assert max(saved) >= 1 and saved[-1] == 0
+
+
+def test_malformed_scheduler_address_is_named():
+    with pytest.raises(ValueError, match="'foo:bar' is not a scheduler address: give "
+                                         "'tcp://HOST:PORT'"):
+        dist.connect("foo:bar", timeout=2)
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_local_cluster_count_cleanly(tmp_path):
+    """A terminal's Ctrl-C (SIGINT to the whole process group) stops a count on
+    ``--scheduler local`` with one message, no worker's traceback or Dask warning, and the
+    same command resumes it to the right total."""
+    path = tmp_path / "n16.json"
+    cmd = [sys.executable, "-m", "nqueens_numba", "count", "16", "--method", "halving",
+           "--scheduler", "local", "--checkpoint", str(path)]
+    run = subprocess.Popen(cmd, start_new_session=True, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not path.exists() and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    os.killpg(run.pid, signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    if run.returncode == 0:
+        pytest.skip("the count finished before the interruption")
+    assert run.returncode == 130, err
+    assert "Traceback" not in err and "WARNING" not in err and "ERROR" not in err, err
+    assert "progress saved to" in err and out == ""
+    resumed = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stdout == "14772512\n"

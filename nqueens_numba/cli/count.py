@@ -1,6 +1,7 @@
 """``nqueens count`` (on this machine or on a Dask cluster) and ``nqueens status FILE``, the
 progress of a checkpointed count."""
 import json
+import logging
 
 from .. import _validate, checkpoint, counting
 from .stop import keeping, stop_if_signalled
@@ -19,6 +20,8 @@ def count_command(args, out):
             raise ValueError("--gpus does not apply with --scheduler (the workers with a "
                              "GPU count on it: run one worker per GPU)")
         total = _count_on_dask(args)
+    elif args.scheduler_timeout is not None:
+        raise ValueError("--scheduler-timeout applies only with --scheduler")
     else:
         total = counting.count_solutions(
             args.n, n_threads=args.threads, method=args.method,
@@ -41,7 +44,8 @@ def _count_on_dask(args):
     except ImportError as exc:  # pragma: no cover - the import is lazy inside
         raise ValueError(f"--scheduler needs Dask: {exc}") from None
     try:
-        client = distributed.connect(args.scheduler, timeout=args.scheduler_timeout)
+        timeout = {} if args.scheduler_timeout is None else {"timeout": args.scheduler_timeout}
+        client = distributed.connect(args.scheduler, **timeout)
     except ImportError as exc:
         raise ValueError(f"--scheduler needs Dask: pip install 'nqueens_numba[dask]' "
                          f"({exc})") from None
@@ -54,6 +58,8 @@ def _count_on_dask(args):
             torus=args.torus, device=args.device)
     finally:
         cluster = getattr(client, "nqueens_cluster", None)
+        if cluster is not None:  # closing it cancels its tasks: Dask need not say so
+            logging.getLogger("distributed").setLevel(logging.ERROR)
         client.close()
         if cluster is not None:
             cluster.close()

@@ -132,7 +132,7 @@ def build_parser():
         "LocalCluster on this machine (needs the dask extra)",
     )
     count.add_argument(
-        "--scheduler-timeout", type=float, default=10.0, metavar="S",
+        "--scheduler-timeout", type=float, metavar="S",
         help="seconds to wait for the scheduler (default: 10)",
     )
 
