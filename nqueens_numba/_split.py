@@ -128,7 +128,8 @@ def check_prefix_depth(prefix_depth, n, method):
                          f"enumerates their solutions")
     if not low <= prefix_depth <= high:
         raise ValueError(f"prefix_depth must be in the range {low}..{high} for n={n} with "
-                         f"method={method!r}, got {prefix_depth}")
+                         f"method={method!r} (and make at most "
+                         f"{config.MAX_SUBPROBLEMS:,} subproblems), got {prefix_depth}")
     return prefix_depth
 
 
@@ -153,10 +154,16 @@ def split_target(n, n_threads, board=QUEEN):
 # --------------------------------------------------------------------------- the prefixes
 
 
-def _too_many(depth, n):
+def _too_many(depth, n, low, fits):
+    """The error of a ``prefix_depth`` that makes too many subproblems, naming the deepest
+    one from ``low`` up that does not (``fits(d)``: whether ``d`` rows make at most
+    ``config.MAX_SUBPROBLEMS``; tried from ``depth - 1`` down, each call bounded by that
+    limit)."""
+    deepest = next((d for d in range(depth - 1, low - 1, -1) if fits(d)), None)
     return ValueError(f"prefix_depth={depth} makes more than {config.MAX_SUBPROBLEMS:,} "
                       f"subproblems for n={n} (config.MAX_SUBPROBLEMS); choose a smaller "
-                      f"prefix_depth")
+                      f"prefix_depth" + ("" if deepest is None else
+                                         f" (at most {deepest} for this count)"))
 
 
 def prefixes(n, first_limit, allow, target, prefix_depth=None, board=QUEEN, shallowest=1,
@@ -176,7 +183,8 @@ def prefixes(n, first_limit, allow, target, prefix_depth=None, board=QUEEN, shal
     if prefix_depth is not None:
         states, found = kernel(n, prefix_depth, first_limit, allow, most)
         if found > most:
-            raise _too_many(prefix_depth, n)
+            raise _too_many(prefix_depth, n, _depth_range(n, "halving")[0],
+                            lambda d: kernel(n, d, first_limit, allow, most)[1] <= most)
         return states, prefix_depth
     deepest = min(_depth_range(n, "halving")[1], config.MAX_SPLIT_DEPTH)
     depth = shallowest
@@ -201,10 +209,11 @@ def _symmetric_prefixes(n, target, prefix_depth=None, board=QUEEN):
     high = max(low, min(high, config.MAX_SPLIT_DEPTH))
     if prefix_depth is not None:
         low = high = prefix_depth
-    states, depth, found = _kernels.entry("symmetric_prefixes", board)(
-        n, low, high, target, config.MAX_SUBPROBLEMS)
-    if found > config.MAX_SUBPROBLEMS:
-        raise _too_many(depth, n)
+    kernel, most = _kernels.entry("symmetric_prefixes", board), config.MAX_SUBPROBLEMS
+    states, depth, found = kernel(n, low, high, target, most)
+    if found > most:
+        raise _too_many(depth, n, _depth_range(n, "symmetric")[0],
+                        lambda d: kernel(n, d, d, 0, most)[2] <= most)
     return states, depth
 
 

@@ -1,6 +1,7 @@
 """Long counts: split depth, progress, interruption, checkpoints, threads and processes."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -45,8 +46,14 @@ def test_prefix_depth_fundamental(depth):
 
 def test_prefix_depth_with_too_many_subproblems(monkeypatch):
     monkeypatch.setattr(config, "MAX_SUBPROBLEMS", 1000)
-    with pytest.raises(ValueError, match="more than 1,000 subproblems"):
-        nq.count_solutions(12, method="halving", prefix_depth=6)
+    for method in ("halving", "symmetric"):
+        with pytest.raises(ValueError, match="more than 1,000 subproblems") as info:
+            nq.count_solutions(12, method=method, prefix_depth=6)
+        # the message names the deepest split that stays under: it counts, one more row not
+        deepest = int(re.search(r"at most (\d+) for this count", str(info.value)).group(1))
+        assert nq.count_solutions(12, method=method, prefix_depth=deepest) == A000170[12]
+        with pytest.raises(ValueError, match="more than 1,000 subproblems"):
+            nq.count_solutions(12, method=method, prefix_depth=deepest + 1)
     assert nq.count_solutions(12, method="halving") == A000170[12]  # the default stays under
 
 
