@@ -336,7 +336,8 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
             raise KeyboardInterrupt(
                 f"count of n={split.n}{executor.where} interrupted before it started, while "
                 f"its kernels were compiled or loaded from the cache: nothing was counted or "
-                f"saved") from None
+                f"saved, and a compile cut short starts over at the next count (warmup() or "
+                f"nqueens warmup compiles every kernel once)") from None
         raise
     tracker = Tracker(split, opened, progress, save_every, executor.where)
     finished = False

@@ -1,3 +1,5 @@
+import textwrap
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -536,3 +538,30 @@ def test_trace_view_marks_the_square_just_emptied_and_fits_its_captions():
             0.6 * float(e.get("font-size")) * len(e.text) <= float(root.get("width"))
             for e in titles)
     assert len(nq.to_svg([0], title="a long caption over a one-square board")) > 0
+
+
+def test_captions_scale_with_small_boards_and_wrap_evenly():
+    """A caption's font shrinks with the squares (down to 9 px), and its lines are even:
+    as few as the width allows, none left with one short word where a greedy wrap would
+    leave one ("remove row 4, column" / "3")."""
+    from nqueens_numba.render.svg import _wrap
+
+    def caption(cell):
+        root = ET.fromstring(nq.to_svg(nq.construct(6), cell=cell,
+                                       title="step 5 of 0..307: remove row 4, column 3"))
+        titles = [e for e in root.iter(SVG + "text") if e.get("class") == "title"]
+        return float(titles[0].get("font-size")), [e.text for e in titles]
+
+    sizes = {cell: caption(cell) for cell in (10, 22, 40)}
+    assert sizes[10][0] == 9.0 < sizes[22][0] < sizes[40][0] == 18.0
+    assert sizes[22][1] == ["step 5 of 0..307:", "remove row 4, column 3"]
+    text = "step 5 of 0..307: remove row 4, column 3"
+    for most in range(8, 45):
+        lines = _wrap(text, (most + 0.5) * 6, 10)
+        assert " ".join(lines) == text and all(len(line) <= most for line in lines)
+        for part in ("step 5 of 0..307:", "remove row 4, column 3"):
+            greedy = textwrap.wrap(part, most, break_long_words=False)
+            got = _wrap(part, (most + 0.5) * 6, 10)
+            assert len(got) == len(greedy) and min(map(len, got)) >= min(map(len, greedy))
+            if most == 20 and part.startswith("remove"):  # greedy: "remove row 4, column", "3"
+                assert got == ["remove row", "4, column 3"]

@@ -1,7 +1,9 @@
 """Boards as SVG: one board (:func:`to_svg`), and grids of boards that display themselves in
 Jupyter (:class:`BoardGrid`, :func:`show`), as text elsewhere."""
+import functools
 import html
 import sys
+import textwrap
 
 import numpy as np
 
@@ -58,18 +60,20 @@ def _runs_path(mask, x0, y0, cell):
 
 def _wrap(text, width, font):
     """``text`` in lines no wider than ``width`` (0.6 ``font`` per character), broken
-    after a colon first, then between words (a word longer than that stays whole)."""
+    after a colon first, then between words (a word longer than that stays whole), each
+    part in lines of even length (no last word alone on a line)."""
     most = max(1, int(width / (0.6 * font)))
     if len(text) <= most:
         return [text]
     lines = []
     for part in text.replace(": ", ":\n").split("\n"):
-        start = len(lines)
-        for word in part.split(" "):
-            if len(lines) > start and len(lines[-1]) + 1 + len(word) <= most:
-                lines[-1] += " " + word
-            else:
-                lines.append(word)
+        wrap = functools.partial(textwrap.wrap, break_long_words=False,
+                                 break_on_hyphens=False)
+        fewest = len(wrap(part, most))
+        narrowest = most  # the narrowest width that needs no more lines than ``most``
+        while narrowest > 1 and len(wrap(part, narrowest - 1)) == fewest:
+            narrowest -= 1
+        lines += wrap(part, narrowest)
     return lines
 
 
@@ -173,7 +177,7 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
     above = font * 0.6 if style == "chess" else 0.0
     board = n * cell
     content = left + board + right
-    title_font = min(max(cell * 0.45, 12.0), 18.0)
+    title_font = min(max(cell * 0.45, 9.0), 18.0)  # captions scale with small boards
     lines = [] if title is None else _wrap(str(title), max(content, 8 * title_font), title_font)
     top = (title_font * (0.4 + 1.2 * len(lines)) if lines else above) + (
         band if style == "index" else 0.0)
