@@ -1,4 +1,6 @@
 """Occupancy: solutions with a queen on each square, against a naive tally."""
+import sys
+
 import numpy as np
 import pytest
 
@@ -88,3 +90,10 @@ def test_plot_occupancy_of_the_empty_board_warns_once_and_labels_stay_readable()
     assert sizes and min(sizes) >= 8
     assert len(ax.get_xticklabels()) < 14
     plt.close("all")
+
+
+def test_plot_occupancy_without_matplotlib_names_itself(monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)  # its import fails
+    for draw in (nq.plot_occupancy, nq.plot_board):
+        with pytest.raises(ImportError, match=f"^{draw.__name__} needs matplotlib"):
+            draw(8 if draw is nq.plot_occupancy else [1, 3, 0, 2])
