@@ -45,12 +45,21 @@ def duration(seconds):
     return f"{significant(days / 365.25)} years"
 
 
+def _tqdm():
+    """``tqdm.auto.tqdm``, imported whole: a Ctrl-C waits for the import (of asyncio, among
+    others), which, cut short, would leave every later bar and enumeration of the process
+    failing (``NameError: name 'coroutines' is not defined``)."""
+    with _kernels.interrupts_deferred():
+        from tqdm.auto import tqdm
+    return tqdm
+
+
 def progress_bar(total, initial, desc, unit="subproblem", disable=False, bar_format=None):
     """A ``tqdm.auto`` bar of finished subproblems, or of another ``unit`` (a widget in
     Jupyter, text on stderr); ``total=None`` when unknown (no ETA then). With ``disable``,
     a bar that shows nothing. Its ETA is written by :func:`duration` (days or years when
     long)."""
-    from tqdm.auto import tqdm
+    tqdm = _tqdm()
 
     class Bar(tqdm):
         monitor_interval = 0  # no monitor thread: the callers refresh the bar themselves
@@ -97,10 +106,9 @@ def compiling_notice(enabled, what):
             if not self.said and _kernels.is_ours(ev):
                 self.said = True
                 _kernels.said_compiling()
-                from tqdm.auto import tqdm  # (a bar is on: print above it)
-
-                tqdm.write(f"nqueens_numba: compiling kernels for {what} (first use; cached "
-                           f"in {_kernels.cache_of(ev)})", file=sys.stderr)
+                _tqdm().write(  # (a bar may be on: print above it)
+                    f"nqueens_numba: compiling kernels for {what} (first use; cached in "
+                    f"{_kernels.cache_of(ev)})", file=sys.stderr)
 
         def on_end(self, ev):
             pass

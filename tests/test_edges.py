@@ -255,6 +255,40 @@ def test_a_first_call_interrupted_while_the_package_loads_leaves_it_working():
         assert run.stdout == "73712 88 3 10000\n", (delay, run.stdout, run.stderr[-2000:])
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_a_ctrl_c_while_the_progress_bars_load_leaves_them_working():
+    """A Ctrl-C while the first bar of a process imports ``tqdm.auto`` (and asyncio with it)
+    waits for the import to end: later bars, enumerations and streams work (an import cut
+    short failed every one of them with "name 'coroutines' is not defined")."""
+    code = textwrap.dedent("""
+        import os, signal, sys
+        import nqueens_numba as nq
+        nq.count_solutions(9)  # numba and the kernels loaded first
+
+        class Hook:  # a SIGINT in the middle of the import of asyncio
+            fired = False
+
+            def find_spec(self, name, path, target=None):
+                if name == "asyncio.tasks" and not Hook.fired:
+                    Hook.fired = True
+                    os.kill(os.getpid(), signal.SIGINT)
+
+        sys.meta_path.insert(0, Hook())
+        try:
+            nq.count_solutions(13, progress=True)
+            print("not interrupted")
+        except KeyboardInterrupt:
+            pass
+        assert Hook.fired
+        print(nq.count_solutions(12, progress=True), len(nq.solve(13)),
+              sum(len(c) for c in nq.iter_solutions(13)))
+    """)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout == "14200 73712 73712\n", run.stderr[-2000:]
+
+
 def test_numba_num_threads_read_as_numba_reads_it(monkeypatch):
     """NUMBA_NUM_THREADS below 1 is refused by name (numba refuses it when imported); one
     that is no integer is ignored, as numba ignores it (with a warning), for the CPUs."""
