@@ -303,3 +303,30 @@ def test_numba_num_threads_read_as_numba_reads_it(monkeypatch):
     assert _validate.max_threads() == cpus
     monkeypatch.setenv("NUMBA_NUM_THREADS", "3")
     assert _validate.max_threads() == 3
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_a_ctrl_c_swallowed_while_kernels_compile_is_raised():
+    """A Ctrl-C that numba swallowed while it compiled (inside a ctypes callback) is raised
+    on leaving ``interrupts_kept``, and so is one that made the compile fail on the way
+    ("RuntimeError: no compiled object yet"); without a Ctrl-C an error stands."""
+    from nqueens_numba import _kernels
+
+    def swallowed_ctrl_c():
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        except KeyboardInterrupt:
+            pass  # as inside a ctypes callback: "Exception ignored ..."
+
+    with pytest.raises(KeyboardInterrupt):
+        with _kernels.interrupts_kept():
+            swallowed_ctrl_c()
+    with pytest.raises(KeyboardInterrupt):
+        with _kernels.interrupts_kept():
+            swallowed_ctrl_c()
+            raise RuntimeError("no compiled object yet")
+    with pytest.raises(RuntimeError, match="no compiled object yet"):
+        with _kernels.interrupts_kept():
+            raise RuntimeError("no compiled object yet")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler

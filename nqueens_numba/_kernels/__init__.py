@@ -174,7 +174,8 @@ def interrupts_kept():
     """While inside (in the main thread), a Ctrl-C raises as usual, and one that numba or
     llvmlite swallowed (raised inside a ctypes callback while a kernel compiles: "Exception
     ignored ... KeyboardInterrupt") is raised again on leaving, so that a compile cannot eat
-    it and let the count run to its end."""
+    it and let the count run to its end; an error that the swallowed one caused on the way
+    ("RuntimeError: no compiled object yet") is raised as that ``KeyboardInterrupt``."""
     previous = signal.getsignal(signal.SIGINT)
     if threading.current_thread() is not threading.main_thread() or not callable(previous):
         yield
@@ -186,12 +187,19 @@ def interrupts_kept():
         previous(signum, frame)
 
     signal.signal(signal.SIGINT, handler)
+    error = None
     try:
         yield
+    except Exception as exc:  # noqa: BLE001 - the interruption first, if one came
+        if not came:
+            raise
+        error = exc
     finally:
         signal.signal(signal.SIGINT, previous)
     if came:  # left without the interruption: it was swallowed on the way
         previous(came[0], None)
+        if error is not None:  # (a handler that does not raise)
+            raise error
 
 
 def cache_directory():
