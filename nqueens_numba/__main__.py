@@ -1,4 +1,5 @@
 """``python -m nqueens_numba`` and the ``nqueens`` command line."""
+import os
 import signal
 import sys
 
@@ -7,7 +8,8 @@ def run():
     """The ``nqueens`` command: :func:`nqueens_numba.cli.main`. Ctrl-C while the package is
     still loading waits for the loading to end (a fraction of a second: an import cut short
     can leave a module half made) and exits with status 130 without a traceback. Once the
-    answer is written, Ctrl-C changes nothing: the status is 0."""
+    answer is written, Ctrl-C changes nothing: the status is 0. A compile that an
+    interruption left running in its thread is abandoned (the process ends at once)."""
     interrupted = []
     previous = signal.getsignal(signal.SIGINT)
     if previous is not signal.SIG_IGN:  # (a process started to ignore it goes on ignoring it)
@@ -29,6 +31,13 @@ def run():
         status = 0
     if previous is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the process ends: the answer is out
+    kernels = sys.modules.get("nqueens_numba._kernels")
+    if kernels is not None and kernels.compiling():
+        # An interrupted run leaves its compile running in a thread of its own: end now,
+        # rather than wait for it or take numba and LLVM down under it.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
     return status
 
 

@@ -71,13 +71,14 @@ def solutions_bar(progress, what, n, total, state=None, depth=0, allow=None, uni
 
     Before it starts, the enumeration kernels of subproblem ``state`` (``depth`` rows; the
     whole board by default) are compiled or loaded (:func:`compile_first`) by a call that
-    writes nothing, so that the rate counts work only. ``unit="subproblem"`` counts
-    subproblems instead.
+    writes nothing, in the calling thread: so that the rate counts work only, and that a
+    Ctrl-C stops a compile at once (in a thread of the enumeration it ran to its end first).
+    ``unit="subproblem"`` counts subproblems instead.
     """
-    if progress and depth < n:
+    if depth < n:
         root = np.zeros(3, dtype=np.int64) if state is None else state
         compile_first(lambda: Cursor(n, root, depth, allow, board).fill(
-            np.empty((0, n), dtype=np.int8)), what)
+            np.empty((0, n), dtype=np.int8)), what, notice=progress)
     return progress_bar(total, 0, f"{what} n={n}", unit=unit, disable=not progress)
 
 

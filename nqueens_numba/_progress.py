@@ -135,8 +135,8 @@ def compiling_quietly():
 def compile_first(call, what, notice=True):
     """Run ``call()``, a kernel call on empty input, before a progress bar starts, so that
     its kernels are compiled (or loaded from numba's cache) now and the bar's rate and ETA
-    measure work only; within :func:`compiling_notice` (when ``notice``). A Ctrl-C that
-    the compile swallowed is raised when it ends."""
-    with compiling_notice(notice, what), _kernels.interrupts_kept():
-        call()
+    measure work only; within :func:`compiling_notice` (when ``notice``). The compile runs
+    apart (:func:`nqueens_numba._kernels.apart`): a Ctrl-C stops the wait for it at once."""
+    with compiling_notice(notice, what):
+        _kernels.apart(call)
 

@@ -319,8 +319,7 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
     job = split.job
     kernel = (split.method, split.board.flag, job.constrained)
     if split.direct and not progress and checkpoint is None:
-        with _kernels.interrupts_kept():  # (it may compile the kernel)
-            results = job(split.states)
+        results = _kernels.apart(lambda: job(split.states))  # (it may compile the kernel)
         _kernels.loaded_counts.add(kernel)
         return results
     # A checkpoint of another count, or one that cannot be written, is refused before
@@ -336,8 +335,9 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
             raise KeyboardInterrupt(
                 f"count of n={split.n}{executor.where} interrupted before it started, while "
                 f"its kernels were compiled or loaded from the cache: nothing was counted or "
-                f"saved, and a compile cut short starts over at the next count (warmup() or "
-                f"nqueens warmup compiles every kernel once)") from None
+                f"saved (a compile goes on in the background of this process: the next count "
+                f"finds it done; warmup() or nqueens warmup compiles every kernel once)"
+            ) from None
         raise
     tracker = Tracker(split, opened, progress, save_every, executor.where)
     finished = False

@@ -155,10 +155,10 @@ def split_target(n, n_threads, board=QUEEN):
 
 
 def _compiling(kernel, *args):
-    """``kernel(*args)``, the first call of a prefix kernel, which may compile it: a Ctrl-C
-    meanwhile raises ``KeyboardInterrupt`` (numba may swallow it, or fail on it)."""
-    with _kernels.interrupts_kept():
-        return kernel(*args)
+    """``kernel(*args)``, the first call of a prefix kernel, which may compile it: apart
+    (:func:`nqueens_numba._kernels.apart`), so that a Ctrl-C stops the wait at once and
+    leaves numba whole."""
+    return _kernels.apart(lambda: kernel(*args))
 
 
 def _too_many(depth, n, low, fits):

@@ -5,6 +5,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import numpy as np
@@ -306,27 +307,66 @@ def test_numba_num_threads_read_as_numba_reads_it(monkeypatch):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_a_ctrl_c_swallowed_while_kernels_compile_is_raised():
-    """A Ctrl-C that numba swallowed while it compiled (inside a ctypes callback) is raised
-    on leaving ``interrupts_kept``, and so is one that made the compile fail on the way
-    ("RuntimeError: no compiled object yet"); without a Ctrl-C an error stands."""
+def test_a_compile_runs_apart_and_a_ctrl_c_stops_the_wait_at_once():
+    """``_kernels.apart`` runs a call that may compile in a thread of its own: its result or
+    error comes back; a Ctrl-C stops the wait at once while the call goes on to its end
+    (a compile cut short could leave numba failing every later compile); the caller's
+    notice of compiling goes with it."""
     from nqueens_numba import _kernels
 
-    def swallowed_ctrl_c():
-        try:
-            os.kill(os.getpid(), signal.SIGINT)
-            time.sleep(1)
-        except KeyboardInterrupt:
-            pass  # as inside a ctypes callback: "Exception ignored ..."
+    assert _kernels.apart(lambda: 42) == 42
+    with pytest.raises(ZeroDivisionError):
+        _kernels.apart(lambda: 1 // 0)
+    _kernels.notice.active = True
+    try:
+        assert _kernels.apart(lambda: _kernels.notice.active) is True
+    finally:
+        _kernels.notice.active = False
+    ended = threading.Event()
 
+    def slow():
+        time.sleep(1.5)
+        ended.set()
+
+    threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    start = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
-        with _kernels.interrupts_kept():
-            swallowed_ctrl_c()
-    with pytest.raises(KeyboardInterrupt):
-        with _kernels.interrupts_kept():
-            swallowed_ctrl_c()
-            raise RuntimeError("no compiled object yet")
-    with pytest.raises(RuntimeError, match="no compiled object yet"):
-        with _kernels.interrupts_kept():
-            raise RuntimeError("no compiled object yet")
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        _kernels.apart(slow)
+    assert time.monotonic() - start < 1.0 and not ended.is_set()
+    assert _kernels.compiling()
+    assert ended.wait(5) and not _kernels.compiling()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_the_first_enumeration_while_it_compiles(tmp_path):
+    """The enumeration kernels compile in the calling thread, before its threads start: a
+    Ctrl-C during that first compile (a fresh cache) stops ``solve`` at once, and the next
+    call works."""
+    code = textwrap.dedent("""
+        import os, signal, sys, threading, time
+        import nqueens_numba as nq
+        nq.count_solutions(8)
+        sent = {}
+
+        def fire():
+            sent["t"] = time.monotonic()
+            os.kill(os.getpid(), signal.SIGINT)
+
+        threading.Timer(float(sys.argv[1]), fire).start()
+        try:
+            nq.solve(13)
+            print("finished")
+        except KeyboardInterrupt:
+            print(f"{time.monotonic() - sent['t']:.2f}")
+        print(len(nq.solve(13)))
+    """)
+    for delay in (0.3, 1.0):
+        cache = tmp_path / f"cache{delay}"
+        run = subprocess.run([sys.executable, "-c", code, str(delay)], capture_output=True,
+                             text=True, timeout=300,
+                             env={**os.environ, "NUMBA_CACHE_DIR": str(cache)})
+        assert run.returncode == 0, run.stderr[-2000:]
+        late, total = run.stdout.split()
+        assert total == "73712"
+        assert late == "finished" or float(late) < 1.0, (delay, late)

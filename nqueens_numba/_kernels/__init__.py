@@ -121,9 +121,9 @@ _ENTRIES = {
     **{(job, 0, False): name for job, name in _ANY_BOARD.items()},
 }
 
-__all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "cache_directory",
-           "cache_of", "entry", "has", "images", "interrupts_deferred", "interrupts_kept",
-           "is_ours", "loaded_counts", "notice", "said_compiling"]
+__all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "apart",
+           "cache_directory", "cache_of", "compiling", "entry", "has", "images",
+           "interrupts_deferred", "is_ours", "loaded_counts", "notice", "said_compiling"]
 
 #: The count kernels compiled or loaded in this process, as ``(method, board flag,
 #: constrained)`` (method ``"small"``: the plainest count, ``count_rows``): added by the runs
@@ -169,37 +169,47 @@ def interrupts_deferred():
         previous(came[0], None)
 
 
-@contextmanager
-def interrupts_kept():
-    """While inside (in the main thread), a Ctrl-C raises as usual, and one that numba or
-    llvmlite swallowed (raised inside a ctypes callback while a kernel compiles: "Exception
-    ignored ... KeyboardInterrupt") is raised again on leaving, so that a compile cannot eat
-    it and let the count run to its end; an error that the swallowed one caused on the way
-    ("RuntimeError: no compiled object yet") is raised as that ``KeyboardInterrupt``."""
-    previous = signal.getsignal(signal.SIGINT)
-    if threading.current_thread() is not threading.main_thread() or not callable(previous):
-        yield
-        return
-    came = []
+def apart(call):
+    """``call()``, a kernel call that may compile its kernels, run in a thread of its own
+    that the calling thread waits for (in the main thread; elsewhere it runs in place).
 
-    def handler(signum, frame):
-        came.append(signum)
-        previous(signum, frame)
+    A Ctrl-C stops the wait at once, and the compile goes on to its end in that thread:
+    numba's state stays whole (a compile cut short by an interruption could leave every
+    later compile of the process failing: "AssertionError: eref[...]", "no compiled object
+    yet"), and the kernels are cached for the next call. Returns what ``call`` returns, or
+    raises what it raised.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return call()
+    active = getattr(notice, "active", False)
+    outcome = {}
+    done = threading.Event()
 
-    signal.signal(signal.SIGINT, handler)
-    error = None
-    try:
-        yield
-    except Exception as exc:  # noqa: BLE001 - the interruption first, if one came
-        if not came:
-            raise
-        error = exc
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if came:  # left without the interruption: it was swallowed on the way
-        previous(came[0], None)
-        if error is not None:  # (a handler that does not raise)
-            raise error
+    def run():
+        notice.active = active  # (the caller's notice of compiling, if any)
+        try:
+            outcome["value"] = call()
+        except BaseException as exc:  # noqa: BLE001 - raised in the calling thread
+            outcome["error"] = exc
+        finally:
+            _running.discard(done)
+            done.set()
+
+    _running.add(done)
+    threading.Thread(target=run, name="nqueens-compile", daemon=True).start()
+    while not done.wait(0.05):  # (a Ctrl-C raises here; not in a join, which it can leave
+        pass                    # marking the thread as ended while it runs)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
+_running = set()  # the calls of :func:`apart` not ended
+
+
+def compiling():
+    """Whether a call :func:`apart` left is still running (compiling) in this process."""
+    return bool(_running)
 
 
 def cache_directory():
