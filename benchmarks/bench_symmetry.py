@@ -17,7 +17,7 @@ import numpy as np
 
 import nqueens_numba as nq
 from _timing import best
-from nqueens_numba import _kernels, _split
+from nqueens_numba import _split
 
 # Published reference on the 2-core machine these figures were first taken on: a C counter
 # using 8-fold symmetry, one thread, gcc -O3.

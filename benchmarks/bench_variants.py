@@ -27,7 +27,7 @@ import numpy as np
 
 import nqueens_numba as nq
 from _timing import best
-from nqueens_numba import _runner, _split
+from nqueens_numba import _kernels, _runner, _split
 from nqueens_numba.board import SUPERQUEEN, TOROIDAL
 
 HERE = os.path.dirname(os.path.abspath(__file__))

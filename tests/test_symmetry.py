@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nqueens_numba as nq
-from nqueens_numba import _kernels, _split, config, counting, symmetry
+from nqueens_numba import _split, config, symmetry
 
 from naive import (all_images_naive, board_matrix, canonical_naive, in_symmetric_search_naive,
                    orbit_size_naive, representative_naive, tied_edges_naive)

@@ -4,7 +4,6 @@ import warnings
 
 import numpy as np
 
-from .. import _validate
 from ..board import board_of
 from ._common import (ATTACKED, DARK, LIGHT, QUEEN, as_placements, check_attacks,
                       coordinate_style, label_step, labels)
