@@ -103,6 +103,11 @@ DASK_TASK_SECONDS = 5.0
 #: Squares a subproblem's enumeration tries between checks for cancellation (about 0.1 s).
 STEP_BUDGET = 1 << 24
 
+#: Units of work of one call of the min-conflicts search (``find_solution``): a loop's turn
+#: or a swap tried, a few hundredths of a second, after which the call returns so that
+#: Ctrl-C stops it.
+LOCAL_SEARCH_BUDGET = 1 << 22
+
 #: Subproblems being enumerated ahead of the one whose rows are consumed, per thread, when
 #: streaming (``iter_solutions``) and in ``solve``. Bounds the memory held for out-of-order
 #: results; ``solve``'s subproblems are small beside its result, and a wider window keeps

@@ -248,7 +248,12 @@ def _local_search(n, start, free_rows, seed, steps):
     ``(queens, runs)``, ``queens`` None when every run failed."""
     per_run = RESTART_STEPS + RESTART_STEPS_PER_ROW * n
     work = (np.zeros(2 * n - 1, dtype=np.int64), np.zeros(2 * n - 1, dtype=np.int64),
-            np.zeros(n, dtype=bool), free_rows.copy(), np.empty(len(free_rows), dtype=np.int64))
+            np.zeros(n, dtype=bool), free_rows.copy(), np.empty(len(free_rows), dtype=np.int64),
+            np.zeros(8, dtype=np.int64))
+    kernel = _kernels.entry("min_conflicts")
+    # compiled (or loaded) apart, on a call that does nothing: then every call of a run is
+    # made in this thread, whose random state the run's seed sets
+    _kernels.apart(lambda: kernel(start.copy(), free_rows, seed, 0, *work, 0))
     runs = 0
     while True:
         budget = min(steps, per_run)
@@ -256,11 +261,15 @@ def _local_search(n, start, free_rows, seed, steps):
         run_seed = seed if runs == 0 else int(
             np.random.SeedSequence([seed, runs]).generate_state(1)[0])
         queens = start.copy()
-        for array in work[:3]:
+        for array in work[:3] + work[5:]:
             array[:] = 0
         work[3][:] = free_rows
         runs += 1
-        if _kernels.entry("min_conflicts")(queens, free_rows, run_seed, budget, *work) >= 0:
+        found = -2
+        while found == -2:  # a call of config.LOCAL_SEARCH_BUDGET, so that Ctrl-C stops it
+            found = kernel(queens, free_rows, run_seed, budget, *work,
+                           config.LOCAL_SEARCH_BUDGET)
+        if found >= 0:
             return queens, runs
         steps -= budget
         if steps <= 0:

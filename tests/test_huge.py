@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import nqueens_numba as nq
+from nqueens_numba import config
 from nqueens_numba.cli import main
 
 from naive import is_solution_naive
@@ -103,9 +104,13 @@ def test_find_solution_restarts_with_seeds_of_its_own(monkeypatch):
     seeds = []
     real = huge._kernels._min_conflicts
 
-    def spy(queens, free_rows, seed, budget, *work):
-        seeds.append((seed, budget))
-        return -1 if len(seeds) < 3 else real(queens, free_rows, seed, budget, *work)
+    def spy(queens, free_rows, seed, max_steps, *work):
+        cursor, budget = work[-2:]
+        if budget and not cursor.any():  # the first call of a run
+            seeds.append((seed, max_steps))
+            if len(seeds) < 3:
+                return -1
+        return real(queens, free_rows, seed, max_steps, *work)
 
     monkeypatch.setattr(huge._kernels, "_min_conflicts", spy)
     q = nq.find_solution(200, seed=7)
@@ -182,3 +187,15 @@ def test_one_dtype_for_placements(n, dtype):
     assert _validate.placement_dtype(2**31 + 1) == np.int64
     # arrays given keep their dtype
     assert nq.transform(np.array([1, 3, 0, 2], dtype=np.int64), "rot90").dtype == np.int64
+
+
+@pytest.mark.parametrize("budget", [1, 7, 1000])
+def test_find_solution_is_the_same_in_calls_of_any_budget(monkeypatch, budget):
+    """The search returns after ``config.LOCAL_SEARCH_BUDGET`` units of work, so that Ctrl-C
+    stops it, and goes on where it stood: the same solutions, with or without pre-placed
+    queens, whatever the budget."""
+    cases = [(8, None, 3), (300, None, 1), (500, {0: 7, 100: 1}, 2), (60, {3: 3, 10: 7}, 4)]
+    whole = [nq.find_solution(n, preplaced=p, seed=seed) for n, p, seed in cases]
+    monkeypatch.setattr(config, "LOCAL_SEARCH_BUDGET", budget)
+    for (n, p, seed), expected in zip(cases, whole):
+        np.testing.assert_array_equal(nq.find_solution(n, preplaced=p, seed=seed), expected)
