@@ -50,6 +50,9 @@ def check_method(method):
     """Validate ``method``: ``None`` (automatic) or one of :data:`METHODS`."""
     if method is None or (isinstance(method, str) and method in METHODS):
         return method
+    if not isinstance(method, str):
+        raise TypeError(f"method must be a string, one of {', '.join(map(repr, METHODS))}, "
+                        f"or None; got {type(method).__name__}")
     raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))} or None, "
                      f"got {method!r}")
 

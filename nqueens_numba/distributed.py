@@ -141,8 +141,8 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
     Raises
     ------
     TypeError, ValueError
-        As :func:`nqueens_numba.count_solutions`; ``tasks_per_worker`` must be a positive
-        integer.
+        As :func:`nqueens_numba.count_solutions`; ``client`` must be a
+        ``distributed.Client`` and ``tasks_per_worker`` a positive integer.
     RuntimeError
         If the cluster has no workers, or with ``device="cuda"`` no worker with a usable
         GPU (the message gives each worker's reason).
@@ -154,6 +154,11 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
     ...     count_solutions(client, 18)
     666090624
     """
+    from distributed import Client
+
+    if not isinstance(client, Client):
+        raise TypeError(f"client must be a distributed.Client (see connect), got "
+                        f"{type(client).__name__}")
     n = _validate.board_order(n)
     fundamental, progress = _validate.flags(fundamental=fundamental, progress=progress)
     tasks_per_worker = _validate.in_range(tasks_per_worker, "tasks_per_worker", 1,

@@ -103,6 +103,9 @@ def compose(second, first):
 
 
 def _check_element(element):
+    if not isinstance(element, str):
+        raise TypeError(f"an element of D4 is a string, one of {', '.join(D4)}; got "
+                        f"{type(element).__name__}")
     if element not in _MATRIX:
         raise ValueError(f"unknown element {element!r} of D4; expected one of {', '.join(D4)}")
     return element

@@ -73,6 +73,9 @@ def test_validation(client):
         dist.count_solutions(client, 64)
     with pytest.raises(TypeError):
         dist.count_solutions(client, 10.0)
+    for wrong in (None, "tcp://127.0.0.1:9"):
+        with pytest.raises(TypeError, match="client must be a distributed.Client"):
+            dist.count_solutions(wrong, 8)
 
 
 def test_checkpoint_resumes_distributed_and_locally(client, tmp_path, monkeypatch):

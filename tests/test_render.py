@@ -565,3 +565,21 @@ def test_captions_scale_with_small_boards_and_wrap_evenly():
             assert len(got) == len(greedy) and min(map(len, got)) >= min(map(len, greedy))
             if most == 20 and part.startswith("remove"):  # greedy: "remove row 4, column", "3"
                 assert got == ["remove row", "4, column 3"]
+
+
+def test_drawing_arguments_of_the_wrong_type_are_type_errors():
+    q = [1, 3, 0, 2]
+    for wrong in (1, 2.0, ["index"]):
+        with pytest.raises(TypeError, match="coordinates must be"):
+            nq.to_svg(q, coordinates=wrong)
+    assert nq.to_svg(q, coordinates=np.True_) == nq.to_svg(q, coordinates=True)
+    empty = nq.TraceView(nq.trace(6)[:0])
+    for show in (empty.svg, empty.placement, empty.describe):
+        with pytest.raises(ValueError, match="the trace is empty: it has no step to show"):
+            show(0)
+    pytest.importorskip("matplotlib")
+    for wrong in (5, "ax"):
+        with pytest.raises(TypeError, match="ax must be a matplotlib Axes, got"):
+            nq.plot_board(q, ax=wrong)
+        with pytest.raises(TypeError, match="ax must be a matplotlib Axes, got"):
+            nq.plot_occupancy(nq.occupancy(4), ax=wrong)

@@ -140,8 +140,9 @@ def test_fundamental_requires_symmetric():
         nq.count_solutions(8, method="halving", fundamental=True)
     with pytest.raises(ValueError, match="method"):
         nq.count_solutions(8, method="fast")
-    with pytest.raises(ValueError, match="method must be one of"):
-        nq.count_solutions(8, method=np.array(["symmetric", "halving"]))
+    for wrong in (np.array(["symmetric", "halving"]), 1, True):
+        with pytest.raises(TypeError, match="method must be a string"):
+            nq.count_solutions(8, method=wrong)
     with pytest.raises(TypeError, match="fundamental"):
         nq.count_solutions(8, fundamental=1)
 
@@ -291,6 +292,11 @@ def test_invalid_element_and_types():
         nq.canonical_form([0.0, 1.0])
     with pytest.raises(ValueError):
         nq.compose("rot90", "nope")
+    for wrong in (None, True, 1):  # not a string: a TypeError naming the elements
+        with pytest.raises(TypeError, match="an element of D4 is a string, one of identity"):
+            nq.transform([0], wrong)
+        with pytest.raises(TypeError, match="an element of D4 is a string"):
+            nq.compose("rot90", wrong)
 
 
 def test_empty_board():

@@ -80,12 +80,17 @@ def coordinate_style(value):
     """Validate ``coordinates``: ``True``/``"index"`` (rows and columns numbered from 0, row 0
     at the top, as the arrays are), ``"chess"`` (files ``a, b, ...`` from the left, ranks
     ``n .. 1`` from the top) or ``False``; returns ``"index"``, ``"chess"`` or ``None``."""
+    if isinstance(value, np.bool_):
+        value = bool(value)
     if value is True or value == "index":
         return "index"
     if value is False or value is None:
         return None
     if isinstance(value, str) and value == "chess":
         return "chess"
+    if not isinstance(value, str):
+        raise TypeError(f"coordinates must be True, False, 'index' or 'chess', got "
+                        f"{type(value).__name__}")
     raise ValueError(f"coordinates must be True, False, 'index' or 'chess', got {value!r}")
 
 

@@ -28,6 +28,15 @@ def _pyplot(caller):
     return plt
 
 
+def _check_axes(ax):
+    """``ax`` if it is a matplotlib ``Axes``, else a ``TypeError``."""
+    from matplotlib.axes import Axes
+
+    if not isinstance(ax, Axes):
+        raise TypeError(f"ax must be a matplotlib Axes, got {type(ax).__name__}")
+    return ax
+
+
 def _new_axes(plt, n, aspect=1.0):
     """The axes of a new figure 0.4 inch per square, between ``FIGURE_INCHES``, ``aspect``
     times as wide as high."""
@@ -76,7 +85,7 @@ def plot_board(queens, ax=None, *, attacks=False, coordinates=True, piece="queen
     ImportError
         If matplotlib is not installed (``pip install "nqueens_numba[notebook]"``).
     TypeError, ValueError
-        As :func:`to_svg`.
+        As :func:`to_svg`; ``TypeError`` also for an ``ax`` that is not an ``Axes``.
 
     Notes
     -----
@@ -94,8 +103,7 @@ def plot_board(queens, ax=None, *, attacks=False, coordinates=True, piece="queen
     rules = board_of(piece, torus)
     n = len(q)
     attacks = check_attacks(attacks, n)
-    if ax is None:
-        ax = _new_axes(plt, n)
+    ax = _new_axes(plt, n) if ax is None else _check_axes(ax)
     extent = (-0.5, n - 0.5, n - 0.5, -0.5)
     pattern = (np.add.outer(np.arange(n), np.arange(n)) % 2).astype(float)
     if n:  # (the empty board: no squares, and no zero-width image for matplotlib to warn of)
@@ -161,6 +169,8 @@ def heatmap(counts, ax=None, *, coordinates=True, label="solutions"):
     ------
     ImportError
         As :func:`plot_board`.
+    TypeError
+        If ``ax`` is not a matplotlib ``Axes``.
     ValueError
         If ``counts`` is not square or holds non-finite or negative values.
     """
@@ -176,8 +186,7 @@ def heatmap(counts, ax=None, *, coordinates=True, label="solutions"):
     if n == 0:
         warnings.warn("the empty board (n = 0) has no squares: the heatmap is empty",
                       UserWarning, stacklevel=3)
-    if ax is None:
-        ax = _new_axes(plt, n, aspect=1.2)
+    ax = _new_axes(plt, n, aspect=1.2) if ax is None else _check_axes(ax)
     side = max(n, 1)  # (the empty board: the extent of one square, no image in it)
     image = ax.imshow(values if n else np.zeros((1, 1)), cmap="viridis",
                       extent=(-0.5, side - 0.5, side - 0.5, -0.5), interpolation="nearest",

@@ -31,7 +31,7 @@ class TraceView:
         If ``events`` is not a trace, or ``n`` or ``step`` not an integer.
     ValueError
         If ``n`` disagrees with the events (or is missing for events that do not record
-        it), or ``step`` is out of range.
+        it), or ``step`` is out of range (an empty trace has no step).
 
     Notes
     -----
@@ -96,11 +96,14 @@ class TraceView:
 
     @step.setter
     def step(self, value):
-        self._step = self._check_step(value)
+        # (an empty trace stands at step 0, which it cannot show)
+        self._step = self._check_step(value) if len(self) else _validate.in_range(
+            value, "step", 0, 0)
 
     def _check_step(self, step):
         if not len(self):
-            return _validate.in_range(step, "step", 0, 0)
+            _validate.integer(step, "step")
+            raise ValueError("the trace is empty: it has no step to show")
         return _validate.in_range(step, "step", 0, len(self) - 1)
 
     def __len__(self):
