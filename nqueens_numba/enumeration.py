@@ -338,9 +338,10 @@ def fundamental_solutions(n, *, n_threads=None, piece="queen", torus=False):
     Notes
     -----
     The canonical form is the lexicographically smallest image under the eight symmetries of
-    the board (:func:`~nqueens_numba.symmetry.canonical_form`). Found by enumerating the
-    solutions whose first-row queen is in the left half (with the middle column) and keeping
-    the canonical ones, so it needs the memory of half of :func:`solve`.
+    the board (:func:`~nqueens_numba.symmetry.canonical_form`). Found by enumerating every
+    solution (:func:`solve`, whose memory it needs, and whose warning of a large result it
+    gives) and keeping the canonical ones among those whose first-row queen is in the left
+    half (with the middle column).
 
     References
     ----------
