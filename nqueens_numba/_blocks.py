@@ -75,7 +75,7 @@ def solutions_bar(progress, what, n, total, state=None, depth=0, allow=None, uni
     Ctrl-C stops a compile at once (in a thread of the enumeration it ran to its end first).
     ``unit="subproblem"`` counts subproblems instead.
     """
-    if depth < n:
+    if depth < n and (state is not None or depth == 0):  # (else nothing to enumerate)
         root = np.zeros(3, dtype=np.int64) if state is None else state
         compile_first(lambda: Cursor(n, root, depth, allow, board).fill(
             np.empty((0, n), dtype=np.int8)), what, notice=progress)

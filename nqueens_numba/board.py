@@ -257,6 +257,10 @@ class _Torus(Board):
 class _Superqueen(Board):
     """Superqueens: queens that also move as knights."""
 
+    def has_no_solutions(self, n):
+        """Superqueens have no solution for ``2 <= n <= 9`` (OEIS A051223)."""
+        return 2 <= n <= 9
+
     def near(self, one, two):
         return (one << 2) | (one >> 2) | (two << 1) | (two >> 1)
 

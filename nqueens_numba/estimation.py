@@ -29,7 +29,7 @@ class Estimate(NamedTuple):
         ``nan`` where it cannot be estimated: a stratum with a single probe, probes that
         all agree (no spread is no proof: a few probes can agree by chance), or an estimate
         of 0 where every probe died on a board of 4 or more rows, unless the board is known
-        to have no solutions (the torus of ``gcd(n, 6) > 1``).
+        to have no solutions (the torus of ``gcd(n, 6) > 1``, superqueens of ``n <= 9``).
     samples : int
         The random probes it is made of.
     """
@@ -239,7 +239,8 @@ def _stratified(plan, sums, squares):
     stderr = np.sqrt((weights * weights * variances / probes).sum(axis=0))
     # An estimate of 0 where every probe died is a fluke of too few probes, of unknown
     # spread, unless the nodes are known to be 0: the solutions of a board known to have
-    # none (n = 2 and 3, OEIS; the torus of gcd(n, 6) > 1). Inner depths are never known to
+    # none (n = 2 and 3, OEIS; the torus of gcd(n, 6) > 1; superqueens of n = 2 .. 9, OEIS
+    # A051223). Inner depths are never known to
     # be 0 (``search_profile(3, samples=2, seed=3)`` missed the 2 nodes of depth 2).
     unknown = value == 0
     unknown[-1] &= not (plan.board.has_no_solutions(plan.n)

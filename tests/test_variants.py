@@ -354,6 +354,12 @@ def test_boards_without_solutions_and_the_empty_board(tmp_path):
     assert nq.estimate_count(16, torus=True, samples=1000, seed=1) == (0.0, 0.0, 1000)
     est = nq.estimate_count(25, torus=True, samples=10**4, seed=1)  # every probe died
     assert est.value == 0 and math.isnan(est.stderr)
+    for n in range(2, 12):  # superqueens: none for n = 2 .. 9 (OEIS A051223), exactly
+        est = nq.estimate_count(n, piece="superqueen", samples=2000, seed=1)
+        assert (est.value, est.stderr) == (0, 0) if A051223[n] == 0 else est.value > 0, n
+        assert nq.solve(n, piece="superqueen").shape == (A051223[n], n)
+        assert sum(len(c) for c in nq.iter_solutions(n, piece="superqueen",
+                                                     progress=True)) == A051223[n]
 
 
 def test_long_variant_counts_say_so():
