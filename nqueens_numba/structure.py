@@ -5,7 +5,7 @@ import numpy as np
 from . import _breadth, _split, _validate
 from .counting import count_solutions
 from .render import heatmap
-from .render.plot import _pyplot
+from .render.plot import pyplot_for
 
 __all__ = ["occupancy", "plot_occupancy"]
 
@@ -113,7 +113,7 @@ def plot_occupancy(n_or_counts, ax=None, *, coordinates=True, n_threads=None):
     ImportError
         If matplotlib is not installed.
     """
-    _pyplot("plot_occupancy")  # checked before the count: nothing is counted in vain
+    pyplot_for("plot_occupancy")  # checked before the count: nothing is counted in vain
     if isinstance(n_or_counts, (int, np.integer)) and not isinstance(n_or_counts, bool):
         n_or_counts = occupancy(n_or_counts, n_threads=n_threads)
     elif isinstance(n_or_counts, (bool, float)):

@@ -57,10 +57,13 @@ def test_boards_without_solutions():
     assert TOROIDAL.unsolvable == {n for n in range(64) if TOROIDAL.has_no_solutions(n)}
     assert all(TOROIDAL.has_no_solutions(n) == (n > 1 and math.gcd(n, 6) != 1)
                for n in range(200))
-    assert not QUEEN.unsolvable and not SUPERQUEEN.has_no_solutions(2)
-    for n in range(1, 10):  # the rule agrees with the search
+    assert not QUEEN.unsolvable and not SUPERQUEEN.unsolvable
+    assert [n for n in range(64) if SUPERQUEEN.has_no_solutions(n)] == list(range(2, 10))
+    for n in range(1, 10):  # the rules agree with the search
         assert (len(variant_solutions_naive(n, torus=True)) == 0) == (
             TOROIDAL.has_no_solutions(n))
+        assert (len(variant_solutions_naive(n, "superqueen")) == 0) == (
+            SUPERQUEEN.has_no_solutions(n))
 
 
 def test_every_kernel_of_the_table_exists():

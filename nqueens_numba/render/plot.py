@@ -8,7 +8,7 @@ from ..board import board_of
 from ._common import (ATTACKED, DARK, LIGHT, QUEEN, as_placements, check_attacks,
                       coordinate_style, label_step, labels)
 
-__all__ = ["plot_board", "heatmap"]
+__all__ = ["plot_board", "heatmap", "pyplot_for"]
 
 #: Default size of :func:`plot_board`'s figure: 0.4 inch per square, within these bounds.
 FIGURE_INCHES = (2.0, 8.0)
@@ -18,7 +18,7 @@ FIGURE_INCHES = (2.0, 8.0)
 MIN_LABEL_POINTS = 8.0
 
 
-def _pyplot(caller):
+def pyplot_for(caller):
     """``matplotlib.pyplot``, or an ``ImportError`` saying that ``caller`` needs it."""
     try:
         import matplotlib.pyplot as plt
@@ -93,7 +93,7 @@ def plot_board(queens, ax=None, *, attacks=False, coordinates=True, piece="queen
     stay inside their squares at any figure size, in subplot grids and when the figure is
     resized. Label sizes follow the size of a square in the axes when drawn.
     """
-    plt = _pyplot("plot_board")
+    plt = pyplot_for("plot_board")
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import PathPatch
     from matplotlib.path import Path
@@ -174,7 +174,7 @@ def heatmap(counts, ax=None, *, coordinates=True, label="solutions"):
     ValueError
         If ``counts`` is not square or holds non-finite or negative values.
     """
-    plt = _pyplot("heatmap")
+    plt = pyplot_for("heatmap")
     values = np.asarray(counts)
     if values.dtype.kind not in "iuf" or values.ndim != 2 or values.shape[0] != values.shape[1]:
         raise ValueError(f"counts must be a square array of numbers, got shape "
