@@ -186,7 +186,8 @@ def test_an_interruption_says_whether_the_work_is_kept(tmp_path, monkeypatch, ca
         f"; progress saved to {str(path)!r}: run the same command again to resume\n")
 
 
-def test_an_interruption_while_compiling_says_nothing_was_counted(tmp_path, monkeypatch):
+def test_an_interruption_while_compiling_says_nothing_was_counted(tmp_path, monkeypatch,
+                                                                  capsys):
     """A Ctrl-C while the count's kernels compile (before any subproblem runs) says so, and
     that nothing was saved: no checkpoint file was written."""
     original = _kernels._count_symmetric_run
@@ -206,6 +207,15 @@ def test_an_interruption_while_compiling_says_nothing_was_counted(tmp_path, monk
                                "counted or saved (a compile goes on in the background of "
                                "this process: the next count finds it done; warmup() or "
                                "nqueens warmup compiles every kernel once)")
+    assert not path.exists()
+    # the command line ends at once: the compile it began is not kept
+    from nqueens_numba.cli import main
+
+    assert main(["count", "15", "--checkpoint", str(path)]) == 130
+    assert capsys.readouterr().err == (
+        "nqueens: count of n=15 interrupted before it started, while its kernels were "
+        "compiled or loaded from the cache: nothing was counted or saved (a compile it began "
+        "is lost: nqueens warmup compiles every kernel once)\n")
     assert not path.exists()
 
 

@@ -20,7 +20,10 @@ _OPTIONS = {"n_threads": "--threads", "prefix_depth": "--prefix-depth",
             "call again with the same arguments": "run the same command again",
             "device='cuda' or 'auto'": "--device cuda or auto", "device='cuda'": "--device cuda",
             "device='cpu'": "--device cpu", "devices applies": "--gpus applies",
-            "devices must": "--gpus must", "devices:": "--gpus:"}
+            "devices must": "--gpus must", "devices:": "--gpus:",
+            # (the command ends at once: a compile it began is not kept)
+            "a compile goes on in the background of this process: the next count finds it "
+            "done; warmup() or nqueens warmup": "a compile it began is lost: nqueens warmup"}
 
 
 def cli_names(message):
