@@ -319,7 +319,10 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
     job = split.job
     kernel = (split.method, split.board.flag, job.constrained)
     if split.direct and not progress and checkpoint is None:
-        results = _kernels.apart(lambda: job(split.states))  # (it may compile the kernel)
+        if kernel in _kernels.loaded_counts:
+            results = job(split.states)
+        else:  # (it may compile the kernel)
+            results = _kernels.apart(lambda: job(split.states))
         _kernels.loaded_counts.add(kernel)
         return results
     # A checkpoint of another count, or one that cannot be written, is refused before

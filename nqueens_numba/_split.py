@@ -160,7 +160,10 @@ def split_target(n, n_threads, board=QUEEN):
 def _compiling(kernel, *args):
     """``kernel(*args)``, the first call of a prefix kernel, which may compile it: apart
     (:func:`nqueens_numba._kernels.apart`), so that a Ctrl-C stops the wait at once and
-    leaves numba whole."""
+    leaves numba whole; in place once numba has compiled it (its arguments' types never
+    change)."""
+    if getattr(kernel, "signatures", None):
+        return kernel(*args)
     return _kernels.apart(lambda: kernel(*args))
 
 

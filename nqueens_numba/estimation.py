@@ -240,8 +240,8 @@ def _stratified(plan, sums, squares):
     # An estimate of 0 where every probe died is a fluke of too few probes, of unknown
     # spread, unless the nodes are known to be 0: the solutions of a board known to have
     # none (n = 2 and 3, OEIS; the torus of gcd(n, 6) > 1; superqueens of n = 2 .. 9, OEIS
-    # A051223). Inner depths are never known to
-    # be 0 (``search_profile(3, samples=2, seed=3)`` missed the 2 nodes of depth 2).
+    # A051223). Inner depths are never known to be 0 (``search_profile(3, samples=2,
+    # seed=3)`` missed the 2 nodes of depth 2).
     unknown = value == 0
     unknown[-1] &= not (plan.board.has_no_solutions(plan.n)
                         or plan.board.totals.get(plan.n) == 0)

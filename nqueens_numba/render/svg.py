@@ -65,10 +65,9 @@ def _wrap(text, width, font):
     most = max(1, int(width / (0.6 * font)))
     if len(text) <= most:
         return [text]
+    wrap = functools.partial(textwrap.wrap, break_long_words=False, break_on_hyphens=False)
     lines = []
     for part in text.replace(": ", ":\n").split("\n"):
-        wrap = functools.partial(textwrap.wrap, break_long_words=False,
-                                 break_on_hyphens=False)
         fewest = len(wrap(part, most))
         narrowest = most  # the narrowest width that needs no more lines than ``most``
         while narrowest > 1 and len(wrap(part, narrowest - 1)) == fewest:
