@@ -79,8 +79,8 @@ def _read(path, why_damaged, check_split=None):
     """The validated content of a checkpoint file: ``(data, finished, in_progress)`` with
     ``finished`` a dict of index to counts and ``in_progress`` a dict of index to
     ``(settled, [(level, partial, stack), ...])``. ``why_damaged(text)`` makes the error;
-    ``check_split(split)``, called once the file is known to be a checkpoint, may refuse
-    its split."""
+    ``check_split(split)``, called once the file is known to be an intact checkpoint, may
+    refuse its split."""
     try:
         with open(path, encoding="utf-8") as file:
             data = json.load(file)
@@ -92,8 +92,6 @@ def _read(path, why_damaged, check_split=None):
     if type(version) is not int or version not in _READABLE_VERSIONS:
         raise why_damaged(f"version {version!r}, expected one of {_READABLE_VERSIONS}")
     split = data.get("split")
-    if check_split is not None:
-        check_split(split)
     if not isinstance(split, dict) or not _is_int(split.get("n_subproblems"), 0, _INT64_MAX) \
             or not _is_int(split.get("n"), 0, 64):
         raise why_damaged("no valid 'split' field")
@@ -109,6 +107,8 @@ def _read(path, why_damaged, check_split=None):
             data.pop("fraction_done", None)
         else:
             raise why_damaged("its checksum does not match its content")
+    if check_split is not None:  # (a file edited by hand is damaged, not another count's)
+        check_split(split)
     results = split.get("results")
     if results is not None and (not isinstance(results, list) or not results
                                 or not all(isinstance(r, str) for r in results)):

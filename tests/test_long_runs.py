@@ -376,6 +376,23 @@ def test_symmetric_checkpoint_of_other_results_is_refused(tmp_path):
     assert path.read_bytes() == before
 
 
+def test_checkpoint_edited_by_hand_is_damaged_not_another_count(tmp_path):
+    """A split changed without its checksum is damaged, as ``checkpoint.status`` says; not
+    "another count" described with the same words as this one."""
+    path = tmp_path / "run.json"
+    nq.count_solutions(12, method="symmetric", prefix_depth=3, checkpoint=path)
+    data = json.loads(path.read_text())
+    data["split"]["n_subproblems"] += 1
+    path.write_text(json.dumps(data))
+    before = path.read_bytes()
+    with pytest.raises(CheckpointError, match="checksum does not match") as raised:
+        nq.count_solutions(12, method="symmetric", prefix_depth=3, checkpoint=path)
+    assert "another count" not in str(raised.value)
+    with pytest.raises(CheckpointError, match="checksum does not match"):
+        nq.checkpoint.status(path)
+    assert path.read_bytes() == before
+
+
 @pytest.mark.parametrize("content", ["", "{not json", "[]", '{"format": "other"}',
                                      '{"format": "nqueens_numba checkpoint", "version": 9}'])
 def test_damaged_checkpoint_is_refused(tmp_path, content):
