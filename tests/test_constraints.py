@@ -155,3 +155,12 @@ def test_cli_constraints(tmp_path, capsys):
         with pytest.raises(SystemExit) as info:
             main(argv)
         assert info.value.code == 2
+    capsys.readouterr()
+    (tmp_path / "b.py").write_text("print(1)\n")  # not a .npy file: not taken for a pickle
+    np.savez(tmp_path / "b.npz", blocked=blocked)
+    for name in ("b.py", "b.npz"):
+        with pytest.raises(SystemExit) as info:
+            main(["count", "8", "--blocked", str(tmp_path / name)])
+        assert info.value.code == 2
+        err = capsys.readouterr().err
+        assert "not a .npy file" in err and "numpy.save" in err and "pickle" not in err

@@ -51,6 +51,10 @@ def load_blocked(path):
     if path is None:
         return None
     try:
+        with open(path, "rb") as file:
+            if file.read(6) != b"\x93NUMPY":  # (np.load would take it for a pickle)
+                raise ValueError("not a .npy file (write one with numpy.save: an (n, n) "
+                                 "array of booleans, True where a square is blocked)")
         return np.load(path, allow_pickle=False)
     except (OSError, ValueError) as exc:
         raise ValueError(f"cannot read --blocked {path!r}: {exc}") from None
