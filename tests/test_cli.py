@@ -149,7 +149,9 @@ def test_range_error_names_the_command(capsys):
 
 @pytest.mark.parametrize("argv, command", [(["count", "99"], "nqueens count"),
                                            (["solve", "8", "--limit", "x"], "nqueens solve"),
-                                           (["frobnicate"], "nqueens")])
+                                           (["frobnicate"], "nqueens"),
+                                           (["count", "8", "extra"], "nqueens count"),
+                                           (["solve", "8", "--bogus"], "nqueens solve")])
 def test_errors_are_the_message_and_a_hint_not_the_usage(argv, command, capsys):
     with pytest.raises(SystemExit) as info:
         main(argv)

@@ -35,7 +35,9 @@ def main(argv=None):
         line naming ``--help``.
     """
     parser, commands = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # (argparse reports them as the top command's: name the command's own usage)
+        commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     out = sys.stdout
     restore = stop.handle_signals()
     try:
