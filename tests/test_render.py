@@ -15,6 +15,12 @@ def test_format_board():
     assert nq.format_board([]) == []
 
 
+def test_format_board_of_a_partial_placement():
+    """-1 is a row without a queen, as in ``to_svg`` and ``show``."""
+    assert nq.format_board([-1, 3, 0, -1]) == ["....", "...Q", "Q...", "...."]
+    assert nq.format_board([-1, -1]) == ["..", ".."]
+
+
 def test_to_boards_matches_format_board():
     sols = nq.solve(6)
     assert nq.to_boards(sols) == [nq.format_board(row) for row in sols]
@@ -39,7 +45,8 @@ def test_board_round_trip(perm):
 
 @pytest.mark.parametrize("func, bad, exc", [
     (nq.format_board, [0, 4, 1, 2], ValueError),
-    (nq.format_board, [-1, 0], ValueError),
+    (nq.format_board, [-2, 0], ValueError),
+    (nq.to_boards, [[-1, 0]], ValueError),
     (nq.format_board, [[0]], ValueError),
     (nq.format_board, [0.0, 1.0], TypeError),
     (nq.to_boards, [0, 1], ValueError),

@@ -11,11 +11,13 @@ TEXT_MAX_N = 64
 
 
 def board_rows(arr):
-    """Character rows of a ``(k, n)`` placement array: ``(k, n)`` array of ``bytes``."""
+    """Character rows of a ``(k, n)`` placement array (-1: a row without a queen):
+    ``(k, n)`` array of ``bytes``."""
     k, n = arr.shape
     grid = np.full((k, n, n), ord("."), dtype=np.uint8)
     if k and n:
-        grid[np.arange(k)[:, None], np.arange(n)[None, :], arr] = ord("Q")
+        boards, rows = np.nonzero(arr >= 0)
+        grid[boards, rows, arr[boards, rows]] = ord("Q")
     return grid.view(f"S{max(n, 1)}").reshape(k, n) if n else np.empty((k, 0), dtype="S1")
 
 
@@ -25,24 +27,26 @@ def _as_strings(arr):
 
 
 def format_board(queens):
-    """One solution as rows of ``'Q'`` and ``'.'`` (the LeetCode 51 format).
+    """One solution, or a partial placement, as rows of ``'Q'`` and ``'.'`` (the LeetCode 51
+    format).
 
     Parameters
     ----------
     queens : array_like of int, shape (n,)
-        ``queens[row] == column``.
+        ``queens[row] == column``, or -1 for a row without a queen.
 
     Returns
     -------
     list of str
-        ``n`` strings of length ``n``; row ``r`` has its ``'Q'`` at index ``queens[r]``.
+        ``n`` strings of length ``n``; row ``r`` has its ``'Q'`` at index ``queens[r]``
+        (none for -1).
 
     Raises
     ------
     TypeError
         If ``queens`` does not hold integers.
     ValueError
-        If ``queens`` is not one-dimensional or a column lies outside ``0..n-1``.
+        If ``queens`` is not one-dimensional or a column lies outside ``-1..n-1``.
 
     See Also
     --------
@@ -52,8 +56,10 @@ def format_board(queens):
     --------
     >>> format_board([1, 3, 0, 2])
     ['.Q..', '...Q', 'Q...', '..Q.']
+    >>> format_board([1, 3, -1, -1])
+    ['.Q..', '...Q', '....', '....']
     """
-    return _as_strings(as_placements(queens, 1)[None, :])[0]
+    return _as_strings(as_placements(queens, 1, partial=True)[None, :])[0]
 
 
 def to_boards(solutions):
@@ -126,6 +132,5 @@ def text_board(queens):
     n = len(queens)
     if n > TEXT_MAX_N:
         return f"(n = {n}: too large to print as a board) queens = {np.array2string(queens, threshold=20)}"
-    rows = board_rows(np.maximum(queens, 0)[None, :])[0]
-    rows[queens < 0] = b"." * n
+    rows = board_rows(queens[None, :])[0]
     return "\n".join(row.decode() for row in rows)
