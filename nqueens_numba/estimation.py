@@ -285,7 +285,8 @@ def estimate_count(n, *, samples=10**7, seed=None, n_threads=None, progress=Fals
     -------
     Estimate
         ``(value, stderr, samples)``: the estimate of the number of solutions (OEIS
-        A000170), its standard error, and the probes; ``interval(0.95)`` gives a confidence
+        A000170 for queens; A051223, A051906 for the variants), its standard error, and the
+        probes; ``interval(0.95)`` gives a confidence
         interval.
 
     Raises
@@ -310,8 +311,8 @@ def estimate_count(n, *, samples=10**7, seed=None, n_threads=None, progress=Fals
     Knuth's estimator (1975): a probe walks down the backtrack tree choosing one free square
     per row uniformly at random; the product of the numbers of free squares it met is an
     unbiased estimate of the number of nodes at the depth it reached (0 past a dead end).
-    Three refinements, each measured by the relative variance times the time per probe (the
-    cost of a given error bar), at n = 27 on one thread:
+    Four refinements, the first three measured by the relative variance times the time per
+    probe (the cost of a given error bar), at n = 27 on one thread:
 
     * *Exact tails*: each probe counts the last rows exactly below the node it reached
       (``config.ESTIMATE_TAIL_ROWS``: 8-10 rows) and multiplies. Most probes die in the
@@ -322,6 +323,9 @@ def estimate_count(n, *, samples=10**7, seed=None, n_threads=None, progress=Fals
       strata's means (stratified sampling), which removes the variance of those rows.
     * *Mirror symmetry*: the strata whose first-row queen is in the left half stand for
       their mirror images too (weight 2).
+    * *Rows left to chance*: at least ``config.ESTIMATE_RANDOM_ROWS`` rows between the
+      strata and the exact tail are always sampled, so that the tail is shorter on small
+      boards: they are estimated like the large ones, not counted.
 
     Against the plain estimator (no strata, no exact rows), the same error costs 15 times
     less time at n = 20 and 17 times less at n = 27 (``benchmarks/bench_estimate.py``).

@@ -200,7 +200,8 @@ def build_parser():
     estimate = _command(
         sub, "estimate", [threads, probes, board], f"board order, 1..{config.MAX_N}",
         help="estimate the number of solutions of any N, with its standard error",
-        description="Estimate the number of solutions (OEIS A000170) of any N from random "
+        description="Estimate the number of solutions (OEIS A000170; of superqueens or "
+        "toroidal queens with --piece or --torus) of any N from random "
         "probes of the backtrack tree (Knuth's estimator, with exact first and last rows), "
         "and print the estimate, its standard error and 95% interval.",
         epilog="One thread of a 2-core machine makes about a million probes a second at "
