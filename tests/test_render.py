@@ -1,3 +1,4 @@
+import re
 import textwrap
 
 import numpy as np
@@ -487,6 +488,25 @@ def test_svg_leaves_room_for_labels_and_captions(n, coordinates):
         lo, hi = (x - half, x + half) if anchor == "middle" else (x - 2 * half, x)
         assert 0 <= lo and hi <= width, (e.text, lo, hi, width)
         assert size * 0.5 <= y + size * 0.5 and y <= height, (e.text, y, height)
+
+
+@pytest.mark.parametrize("n", [1000, 300])
+def test_svg_marks_of_a_large_board_stay_on_it(n):
+    """The queens of a board too large for a square each are marks of at least 1.5 px, more
+    than a square: the first and last stay within the board's edges, each in its square's
+    place otherwise."""
+    root = ET.fromstring(nq.to_svg(nq.construct(n)))
+    board = next(e for e in root.iter(SVG + "rect") if e.get("class") == "board")
+    x0, y0, size = (float(board.get(k)) for k in ("x", "y", "width"))
+    d = next(e for e in root.iter(SVG + "path") if e.get("class") == "queens").get("d")
+    marks = [tuple(map(float, m)) for m in re.findall(r"M([-\d.e]+) ([-\d.e]+)h([\d.e]+)", d)]
+    assert len(marks) == n
+    cell = size / n
+    for (x, y, side), r, c in zip(marks, range(n), nq.construct(n)):
+        assert x0 <= x and x + side <= x0 + size + 1e-9
+        assert y0 <= y and y + side <= y0 + size + 1e-9
+        assert abs(x + side / 2 - (x0 + (c + 0.5) * cell)) <= side / 2
+        assert abs(y + side / 2 - (y0 + (r + 0.5) * cell)) <= side / 2
 
 
 def test_svg_text_prints_briefly():

@@ -230,8 +230,11 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
         if len(rows):
             side = max(cell * 0.7, 1.5)  # at least 1.5 px, so that every queen shows
             pad = (cell - side) / 2
-            d = "".join(f"M{left + c * cell + pad:.10g} {top + r * cell + pad:.10g}h{side:.10g}"
-                        f"v{side:.10g}h{-side:.10g}z" for r, c in zip(rows, q[rows]))
+            # (a mark wider than its square is kept within the board's edges)
+            xs = np.clip(left + q[rows] * cell + pad, left, left + board - side)
+            ys = np.clip(top + rows * cell + pad, top, top + board - side)
+            d = "".join(f"M{x:.10g} {y:.10g}h{side:.10g}v{side:.10g}h{-side:.10g}z"
+                        for x, y in zip(xs.tolist(), ys.tolist()))
             out.append(f'<path class="queens" d="{d}" fill="#111"/>')
     for r, c in marked:
         x, y, line = left + c * cell, top + r * cell, max(cell * 0.08, 1.0)
