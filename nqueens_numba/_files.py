@@ -1,6 +1,7 @@
 """Atomic file replacement: write beside the target, then rename over it."""
 import errno
 import glob
+import hashlib
 import os
 import re
 import secrets
@@ -10,8 +11,10 @@ from contextlib import contextmanager
 __all__ = ["atomic_file", "check_target", "probe_directory", "remove_stale_temporaries",
            "remove_pending_temporaries", "lock_beside", "unlock"]
 
-#: Bytes of the target's name kept in its temporary file's name, which adds 14 more (a dot,
+#: Most bytes of the target's name in its temporary file's name, which adds 14 more (a dot,
 #: a dot, 8 random characters, ``.tmp``), so that targets of up to 255 bytes can be written.
+#: A longer name is cut and ends with a digest of the whole name, so that two targets whose
+#: names begin alike never share temporary files or a lock.
 _NAME_BYTES = 200
 
 #: Temporary files being written now (and lock files held), so that a process that must end
@@ -38,8 +41,12 @@ _SPECIAL_DIRECTORIES = ("/dev/", "/proc/")
 
 
 def _temporary_prefix(target):
-    """``"." + the target's name (cut to _NAME_BYTES bytes) + "."``."""
-    name = os.fsencode(os.path.basename(target))[:_NAME_BYTES]
+    """``"." + the target's name + "."``; a name of more than ``_NAME_BYTES`` bytes is cut
+    to its first ``_NAME_BYTES - 17`` and ``~`` and 16 hex digits of its SHA-256."""
+    name = os.fsencode(os.path.basename(target))
+    if len(name) > _NAME_BYTES:
+        digest = hashlib.sha256(name).hexdigest()[:16].encode()
+        name = name[:_NAME_BYTES - 17] + b"~" + digest
     return "." + os.fsdecode(name) + "."
 
 
@@ -236,12 +243,23 @@ def lock_beside(path):
         return None
     target = os.path.realpath(os.fsdecode(os.fspath(path)))
     lock_path = os.path.join(os.path.dirname(target), _temporary_prefix(target) + "lock")
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+    while True:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            # The holder before may have removed the file (:func:`unlock`) after this one
+            # opened it: a lock on a removed file excludes nobody, so take the new file's.
+            held = os.fstat(fd)
+            try:
+                now = os.stat(lock_path)
+            except FileNotFoundError:
+                now = None
+        except BaseException:
+            os.close(fd)
+            raise
+        if now is not None and (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
+            break
         os.close(fd)
-        raise
     _pending.add(lock_path)
     return fd, lock_path
 

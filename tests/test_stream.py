@@ -532,6 +532,62 @@ def test_stale_temporaries_of_other_targets_are_kept(tmp_path):
     assert sorted(os.listdir(tmp_path)) == [other.name]
 
 
+def test_long_names_alike_share_no_temporaries_or_lock(tmp_path):
+    """Two targets whose names share their first 200 bytes: one's stale-file cleanup keeps
+    the other's temporary file, and each has a lock of its own."""
+    from nqueens_numba import _files
+
+    first, second = tmp_path / ("b" * 210 + "3.csv"), tmp_path / ("b" * 210 + "4.json")
+    writing = _files._temporary_name(str(first))
+    open(writing, "w").close()  # the first one's write in progress
+    _files.remove_stale_temporaries(second)
+    assert os.path.exists(writing)
+    _files.remove_stale_temporaries(first)  # its own are still found
+    assert not os.path.exists(writing)
+    held = _files.lock_beside(first)
+    try:
+        other = _files.lock_beside(second)  # not "in use"
+        _files.unlock(other)
+        with pytest.raises(BlockingIOError):
+            _files.lock_beside(first)
+    finally:
+        _files.unlock(held)
+    assert os.listdir(tmp_path) == []
+    for path in (first, second):  # every name still fits in 255 bytes
+        assert len(os.fsencode(os.path.basename(_files._temporary_name(str(path))))) <= 255
+
+
+def test_a_lock_on_a_removed_lock_file_is_not_taken(tmp_path):
+    """A process that opened the lock file just before its holder removed it (``unlock``)
+    must not take a lock on the removed file: it takes the file now at that path."""
+    from nqueens_numba import _files
+
+    target = tmp_path / "ck.json"
+    held = _files.lock_beside(target)
+    lock_path = held[1]
+    stale = os.open(lock_path, os.O_RDWR)  # opened by a second process, before the unlock
+    real_open = os.open
+    calls = []
+
+    def open_then_release(path, *args, **kwargs):
+        if path == lock_path and not calls:  # the first try opens the file being removed
+            calls.append(path)
+            _files.unlock(held)
+            return stale
+        return real_open(path, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(os, "open", open_then_release)
+        mine = _files.lock_beside(target)
+    try:
+        assert calls and os.path.exists(lock_path)
+        assert os.fstat(mine[0]).st_ino == os.stat(lock_path).st_ino
+        with pytest.raises(BlockingIOError):  # a third process is refused
+            _files.lock_beside(target)
+    finally:
+        _files.unlock(mine)
+
+
 def test_open_files_in_the_wrong_mode(tmp_path):
     import tempfile
 
