@@ -158,9 +158,14 @@ def test_cli_constraints(tmp_path, capsys):
     capsys.readouterr()
     (tmp_path / "b.py").write_text("print(1)\n")  # not a .npy file: not taken for a pickle
     np.savez(tmp_path / "b.npz", blocked=blocked)
-    for name in ("b.py", "b.npz"):
+    (tmp_path / "empty.npy").write_bytes(b"")
+    for name in ("b.py", "b.npz", "empty.npy"):
         with pytest.raises(SystemExit) as info:
             main(["count", "8", "--blocked", str(tmp_path / name)])
         assert info.value.code == 2
         err = capsys.readouterr().err
         assert "not a .npy file" in err and "numpy.save" in err and "pickle" not in err
+    (tmp_path / "cut.npy").write_bytes((tmp_path / "b.npy").read_bytes()[:20])  # truncated
+    with pytest.raises(SystemExit) as info:
+        main(["count", "8", "--blocked", str(tmp_path / "cut.npy")])
+    assert info.value.code == 2 and "cannot read --blocked" in capsys.readouterr().err

@@ -56,5 +56,5 @@ def load_blocked(path):
                 raise ValueError("not a .npy file (write one with numpy.save: an (n, n) "
                                  "array of booleans, True where a square is blocked)")
         return np.load(path, allow_pickle=False)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, EOFError) as exc:  # (EOFError: a truncated .npy)
         raise ValueError(f"cannot read --blocked {path!r}: {exc}") from None
