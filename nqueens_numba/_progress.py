@@ -54,11 +54,38 @@ def _tqdm():
     return tqdm
 
 
+class _Stderr:
+    """``sys.stderr`` for the bars and notices: a write that fails (stderr closed, full or
+    missing) turns their output off instead of stopping the work they show."""
+
+    def __init__(self):
+        self.stream = sys.stderr
+        self.broken = self.stream is None
+
+    def write(self, text):
+        if not self.broken:
+            try:
+                return self.stream.write(text)
+            except (OSError, ValueError):  # (ValueError: a closed stream)
+                self.broken = True
+        return len(text)
+
+    def flush(self):
+        if not self.broken:
+            try:
+                self.stream.flush()
+            except (OSError, ValueError):
+                self.broken = True
+
+    def __getattr__(self, name):  # (encoding, isatty, fileno: tqdm asks)
+        return getattr(self.stream, name)
+
+
 def progress_bar(total, initial, desc, unit="subproblem", disable=False, bar_format=None):
     """A ``tqdm.auto`` bar of finished subproblems, or of another ``unit`` (a widget in
     Jupyter, text on stderr); ``total=None`` when unknown (no ETA then). With ``disable``,
     a bar that shows nothing. Its ETA is written by :func:`duration` (days or years when
-    long)."""
+    long). A bar that cannot write (stderr closed or full) goes quiet; the work goes on."""
     tqdm = _tqdm()
 
     class Bar(tqdm):
@@ -77,7 +104,7 @@ def progress_bar(total, initial, desc, unit="subproblem", disable=False, bar_for
             return text
 
     return Bar(total=total, initial=initial, unit=unit, desc=desc, mininterval=0.2,
-               disable=disable, bar_format=bar_format)
+               disable=disable or sys.stderr is None, bar_format=bar_format, file=_Stderr())
 
 
 def cache_directory():
@@ -108,7 +135,7 @@ def compiling_notice(enabled, what):
                 _kernels.said_compiling()
                 _tqdm().write(  # (a bar may be on: print above it)
                     f"nqueens_numba: compiling kernels for {what} (first use; cached in "
-                    f"{_kernels.cache_of(ev)})", file=sys.stderr)
+                    f"{_kernels.cache_of(ev)})", file=_Stderr())
 
         def on_end(self, ev):
             pass

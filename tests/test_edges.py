@@ -370,3 +370,36 @@ def test_ctrl_c_stops_the_first_enumeration_while_it_compiles(tmp_path):
         late, total = run.stdout.split()
         assert total == "73712"
         assert late == "finished" or float(late) < 1.0, (delay, late)
+
+
+class _FullStderr:
+    """A stderr whose writes fail as on a full disk (``2>/dev/full``)."""
+
+    encoding = "utf-8"
+
+    def write(self, text):
+        raise OSError(28, "No space left on device")
+
+    def flush(self):
+        raise OSError(28, "No space left on device")
+
+    def isatty(self):
+        return False
+
+
+@pytest.mark.parametrize("call", [
+    lambda: nq.count_solutions(13, progress=True, prefix_depth=3),
+    lambda: nq.count_solutions(13, progress=True, method="halving", n_threads=1),
+    lambda: len(nq.solve(13, progress=True)),
+])
+def test_a_bar_that_cannot_write_goes_quiet_and_the_work_goes_on(monkeypatch, call):
+    monkeypatch.setattr(sys, "stderr", _FullStderr())
+    assert call() == 73712
+
+
+def test_the_command_line_answers_with_stderr_full_or_closed():
+    for redirect in ("2>/dev/full", "2>&-"):
+        done = subprocess.run(f"{sys.executable} -m nqueens_numba count 13 --progress "
+                              f"{redirect}", shell=True, capture_output=False,
+                              stdout=subprocess.PIPE, text=True, timeout=120)
+        assert (done.returncode, done.stdout) == (0, "73712\n"), redirect

@@ -123,7 +123,8 @@ _ENTRIES = {
 
 __all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "apart",
            "cache_directory", "cache_of", "compiling", "entry", "has", "images",
-           "interrupts_deferred", "is_ours", "loaded_counts", "notice", "said_compiling"]
+           "interrupts_deferred", "is_ours", "loaded_counts", "notice", "said_compiling",
+           "say"]
 
 #: The count kernels compiled or loaded in this process, as ``(method, board flag,
 #: constrained)`` (method ``"small"``: the plainest count, ``count_rows``): added by the runs
@@ -240,6 +241,17 @@ def said_compiling():
     _first_compile["said"] = True
 
 
+def say(line):
+    """Print ``line`` on stderr. A notice that cannot be written (stderr closed, full or
+    missing) is dropped: it never stops the call it speaks of."""
+    if sys.stderr is None:
+        return
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # (ValueError: a closed stream)
+        pass
+
+
 def _install_first_compile_notice():
     """The first kernel of the package that numba compiles in this process (not one loaded
     from its cache) prints one line on stderr, so that a first call's seconds of compiling
@@ -251,8 +263,8 @@ def _install_first_compile_notice():
             if (not _first_compile["said"] and not getattr(notice, "active", False)
                     and is_ours(ev)):
                 _first_compile["said"] = True
-                print(f"nqueens_numba: compiling kernels (first use, seconds; cached in "
-                      f"{cache_of(ev)})", file=sys.stderr, flush=True)
+                say(f"nqueens_numba: compiling kernels (first use, seconds; cached in "
+                    f"{cache_of(ev)})")
 
         def on_end(self, ev):
             pass
