@@ -522,9 +522,16 @@ def test_svg_text_prints_briefly():
 
 
 def test_trace_view_of_a_slice_and_of_bad_events():
+    """A part of a trace is refused: its boards would be replayed from an empty board (step
+    10 of ``trace(6)`` drawn without the queens placed before it)."""
+    events = nq.trace(6)
+    for part in (events[10:20], events[::2], events[1:]):
+        with pytest.raises(ValueError, match="whole trace, from step 0"):
+            nq.TraceView(part)
+    view = nq.TraceView(events[:20], step=10)  # a beginning is a whole trace so far
+    assert view.describe(10).startswith("step 10 of 0..19: ")
+    assert np.array_equal(view.placement(10), nq.TraceView(events).placement(10))
     events = nq.trace(4)
-    view = nq.TraceView(events[10:])
-    assert view.describe(0).startswith("step 10 of 10..33: ")
     bad = events.copy()
     bad["kind"][3] = "bogus"
     with pytest.raises(ValueError, match="bogus"):

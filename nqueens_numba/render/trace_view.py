@@ -31,7 +31,9 @@ class TraceView:
         If ``events`` is not a trace, or ``n`` or ``step`` not an integer.
     ValueError
         If ``n`` disagrees with the events (or is missing for events that do not record
-        it), or ``step`` is out of range (an empty trace has no step).
+        it), the events are a part of a trace (a slice: the board at a step is replayed
+        from the events before it), or ``step`` is out of range (an empty trace has no
+        step).
 
     Notes
     -----
@@ -70,6 +72,12 @@ class TraceView:
         if not kinds <= {"place", "remove", "solution"}:
             raise ValueError(f"unknown event kinds {sorted(kinds - {'place', 'remove', 'solution'})}"
                              f": expected 'place', 'remove' or 'solution'")
+        if "step" in events.dtype.names and not np.array_equal(events["step"],
+                                                                np.arange(len(events))):
+            raise ValueError(
+                "the events must be a whole trace, from step 0 without gaps (the board at a "
+                "step is replayed from the events before it): pass the whole trace, and "
+                "step= for the event to show first")
         moves = events[events["kind"] != "solution"]
         if len(moves) and (moves["row"].min() < 0 or moves["column"].min() < 0
                            or moves["row"].max() >= n or moves["column"].max() >= n):
@@ -115,14 +123,12 @@ class TraceView:
 
     def describe(self, step):
         """A one-line account of event ``step``."""
-        event = self.events[self._check_step(step)]
+        step = self._check_step(step)
+        event = self.events[step]
         kind = str(event["kind"])
         where = ("" if kind == "solution"
                  else f" row {int(event['row'])}, column {int(event['column'])}")
-        first, last = ((int(self.events["step"][0]), int(self.events["step"][-1]))
-                       if "step" in self.events.dtype.names else (0, len(self) - 1))
-        number = int(event["step"]) if "step" in self.events.dtype.names else step
-        return f"step {number} of {first}..{last}: {kind}{where}"
+        return f"step {step} of 0..{len(self) - 1}: {kind}{where}"
 
     def svg(self, step=None):
         """The board after event ``step`` (default: the current one) as SVG."""
