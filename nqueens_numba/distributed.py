@@ -144,8 +144,8 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
         As :func:`nqueens_numba.count_solutions`; ``client`` must be a
         ``distributed.Client`` and ``tasks_per_worker`` a positive integer.
     RuntimeError
-        If the cluster has no workers, or with ``device="cuda"`` no worker with a usable
-        GPU (the message gives each worker's reason).
+        If the client is closed, the cluster has no workers, or with ``device="cuda"`` no
+        worker with a usable GPU (the message gives each worker's reason).
 
     Examples
     --------
@@ -159,6 +159,9 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
     if not isinstance(client, Client):
         raise TypeError(f"client must be a distributed.Client (see connect), got "
                         f"{type(client).__name__}")
+    if client.status != "running":
+        raise RuntimeError(f"the client is {client.status}, not running: connect again "
+                           f"(see connect)")
     n = _validate.board_order(n)
     fundamental, progress = _validate.flags(fundamental=fundamental, progress=progress)
     tasks_per_worker = _validate.in_range(tasks_per_worker, "tasks_per_worker", 1,

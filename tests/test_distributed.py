@@ -78,6 +78,13 @@ def test_validation(client):
             dist.count_solutions(wrong, 8)
 
 
+def test_a_closed_client_is_named(client):
+    closed = distributed.Client(client.scheduler.address)
+    closed.close()
+    with pytest.raises(RuntimeError, match="the client is closed, not running"):
+        dist.count_solutions(closed, 10)
+
+
 def test_checkpoint_resumes_distributed_and_locally(client, tmp_path, monkeypatch):
     path = tmp_path / "run.json"
     assert dist.count_solutions(client, 14, checkpoint=path) == A000170[14]
