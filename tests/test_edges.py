@@ -114,6 +114,20 @@ def test_memory_guard_bounds_constrained_results_by_their_rows():
     assert len(nq.solve(40, preplaced=two_free, limit=10**9, max_bytes=4 * 40)) == 1
 
 
+@pytest.mark.parametrize("n, kwargs, hint", [
+    (14, dict(preplaced={0: 0}), "iter_solutions(14, preplaced=...)"),
+    (10, dict(preplaced={0: 0}), "count_solutions(10, preplaced=...)"),
+    (14, dict(blocked=np.eye(14, dtype=bool)), "save_solutions(path, 14, blocked=...)"),
+    (13, dict(preplaced={0: 1}, blocked=np.eye(13, dtype=bool), limit=10**6),
+     "iter_solutions(13, preplaced=..., blocked=...)"),
+    (7, dict(torus=True), "iter_solutions(7, torus=True)"),
+])
+def test_the_memory_guard_hint_keeps_the_constraints(n, kwargs, hint):
+    with pytest.raises(MemoryError) as raised:
+        nq.solve(n, max_bytes=10, **kwargs)
+    assert hint in str(raised.value)
+
+
 def test_cli_names_options_but_leaves_prose_alone(capsys):
     from nqueens_numba.cli import main
 
