@@ -215,8 +215,9 @@ def placement_dtype(n):
     return np.dtype(np.int64)
 
 
-def integer_array(values, empty_dtype=np.int64):
-    """Placements (or any integers) as a NumPy integer array, converted exactly.
+def integer_array(values, empty_dtype=np.int64, name="queens"):
+    """Placements (or any integers; ``name``: what they are, for the errors) as a NumPy
+    integer array, converted exactly.
 
     Integers that NumPy stores as ``float64`` or ``object`` (a list mixing ``numpy.uint64``
     and ``numpy.int64``, Python ints) become ``int64`` without rounding; an empty list (which
@@ -237,12 +238,12 @@ def integer_array(values, empty_dtype=np.int64):
     if arr.size == 0 and arr.dtype.kind == "f":
         return arr.astype(empty_dtype)
     if arr.dtype.kind in "iu" and not isinstance(values, np.ndarray) and holds_bool(values):
-        raise TypeError("queens must hold integers, got a bool among them")
+        raise TypeError(f"{name} must hold integers, got a bool among them")
     if arr.dtype.kind in "fO" and _integer_values(values):
         try:
             return np.array(values, dtype=object).astype(np.int64)
         except OverflowError:
             return None
     if arr.dtype.kind not in "iu":
-        raise TypeError(f"queens must hold integers, got dtype {arr.dtype}")
+        raise TypeError(f"{name} must hold integers, got dtype {arr.dtype}")
     return arr

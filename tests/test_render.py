@@ -423,11 +423,13 @@ def test_trace_view():
     ({"cell": 0}, ValueError), ({"cell": float("nan")}, ValueError),
     ({"cell": float("inf")}, ValueError), ({"cell": True}, TypeError),
     ({"cell": "10"}, TypeError), ({"orbit_sizes": 2}, ValueError),
-    ({"orbit_sizes": [8]}, ValueError),
+    ({"orbit_sizes": [8]}, ValueError), ({"orbit_sizes": [3, 8]}, ValueError),
+    ({"orbit_sizes": "ab"}, TypeError), ({"orbit_sizes": [2.0, 2.0]}, TypeError),
 ])
 def test_show_options_are_checked(kwargs, error):
-    with pytest.raises(error):
+    with pytest.raises(error) as raised:
         nq.show([[1, 3, 0, 2], [2, 0, 3, 1]], **kwargs)
+    assert "queens" not in str(raised.value)  # the option is named, not the boards
 
 
 @pytest.mark.parametrize("cell", [0, -5, float("nan"), True, "10"])

@@ -293,13 +293,16 @@ class BoardGrid:
         board = board_of(piece, torus)
         self.piece, self.torus = board.piece, board.torus
         self.orbit_sizes = (None if orbit_sizes is None
-                            else _validate.integer_array(orbit_sizes))
+                            else _validate.integer_array(orbit_sizes, name="orbit_sizes"))
         if orbit_sizes is not None and self.orbit_sizes is None:
             raise ValueError("orbit_sizes must be 1, 2, 4 or 8")
         if self.orbit_sizes is not None and (self.orbit_sizes.ndim != 1 or len(
                 self.orbit_sizes) != len(self.solutions)):
             raise ValueError(f"orbit_sizes must have shape ({len(self.solutions)},), one "
                              f"entry per board, got shape {self.orbit_sizes.shape}")
+        if self.orbit_sizes is not None and not np.isin(self.orbit_sizes, (1, 2, 4, 8)).all():
+            raise ValueError(f"orbit_sizes must be 1, 2, 4 or 8, got "
+                             f"{sorted(set(self.orbit_sizes.tolist()) - {1, 2, 4, 8})[:5]}")
 
     @property
     def shown(self):
