@@ -233,26 +233,32 @@ def _stratified(plan, sums, squares):
     weights = plan.weights[:, None].astype(np.float64)
     means = sums / probes
     value = (weights * means).sum(axis=0)
-    if probes.min() < 2:
-        return value, np.full_like(value, np.nan)
-    variances = np.maximum(squares - probes * means * means, 0.0) / (probes - 1)
-    stderr = np.sqrt((weights * weights * variances / probes).sum(axis=0))
-    # An estimate of 0 where every probe died is a fluke of too few probes, of unknown
-    # spread, unless the nodes are known to be 0: the solutions of a board known to have
-    # none (n = 2 and 3, OEIS; the torus of gcd(n, 6) > 1; superqueens of n = 2 .. 9, OEIS
-    # A051223). Inner depths are never known to be 0 (``search_profile(3, samples=2,
-    # seed=3)`` missed the 2 nodes of depth 2).
-    unknown = value == 0
-    unknown[-1] &= not (plan.board.has_no_solutions(plan.n)
-                        or plan.board.totals.get(plan.n) == 0)
-    stderr[unknown] = np.nan
-    # Probes that agree by chance (no spread) prove nothing: only the strata's own rows and
-    # the free squares just below each stratum are counted rather than sampled (all of it
-    # when the exact tail starts at the strata), so a 0 elsewhere is no error bar
-    # (``estimate_count(8, samples=2, seed=3)``: 120, every probe alike; 92 in truth).
+    # Only the strata's own rows and the free squares just below each stratum are counted
+    # rather than sampled (all of it when the exact tail starts at the strata): their
+    # columns are exact, whatever the probes.
     depths = np.arange(plan.n + 1 - value.shape[0], plan.n + 1)  # the columns' depths
-    if plan.n - plan.tail > plan.depth:  # some rows are sampled at random
-        stderr[(stderr == 0) & (value != 0) & (depths > plan.depth + 1)] = np.nan
+    sampled = depths > plan.depth + 1
+    if plan.n - plan.tail <= plan.depth:  # no row is sampled at random
+        sampled[:] = False
+    # The solutions of a board known to have none (n = 2 and 3, OEIS; the torus of
+    # gcd(n, 6) > 1; superqueens of n = 2 .. 9, OEIS A051223) are known to be 0.
+    known_zero = np.zeros(value.shape, dtype=bool)
+    known_zero[-1] = value[-1] == 0 and (plan.board.has_no_solutions(plan.n)
+                                         or plan.board.totals.get(plan.n) == 0)
+    if probes.min() < 2:  # a stratum of one probe: no spread to measure
+        stderr = np.full_like(value, np.nan)
+    else:
+        variances = np.maximum(squares - probes * means * means, 0.0) / (probes - 1)
+        stderr = np.sqrt((weights * weights * variances / probes).sum(axis=0))
+        # An estimate of 0 where every probe died is a fluke of too few probes, of
+        # unknown spread. Inner depths are never known to be 0 (``search_profile(3,
+        # samples=2, seed=3)`` missed the 2 nodes of depth 2).
+        stderr[value == 0] = np.nan
+        # Probes that agree by chance (no spread) prove nothing: a 0 where rows are
+        # sampled is no error bar (``estimate_count(8, samples=2, seed=3)``: 120, every
+        # probe alike; 92 in truth).
+        stderr[(stderr == 0) & sampled] = np.nan
+    stderr[~sampled | known_zero] = 0.0
     return value, stderr
 
 

@@ -263,6 +263,20 @@ def test_probes_that_agree_by_chance_are_no_exact_value():
     assert (profile.stderr[depth + 2:] > 0).all() and (profile.stderr[:depth + 2] == 0).all()
 
 
+@pytest.mark.parametrize("samples", [1, 2, 1000])
+def test_what_is_known_is_exact_whatever_the_samples(samples):
+    """A board known to have no solutions, and a board counted rather than sampled, have an
+    error of 0 with a single probe too (a lone probe has no spread, but needs none)."""
+    for n, kwargs in [(2, {}), (3, {}), (6, dict(torus=True)), (5, dict(piece="superqueen"))]:
+        assert nq.estimate_count(n, samples=samples, seed=1, **kwargs) == (0, 0, samples)
+    assert nq.estimate_count(1, samples=samples, seed=1) == (1, 0, samples)
+    profile = nq.search_profile(12, samples=samples, seed=1)
+    assert profile.stderr[:2].tolist() == [0, 0] and profile.value[:2].tolist() == [1, 12]
+    if samples == 1:  # sampled depths: one probe per stratum measures no spread
+        assert math.isnan(profile.stderr[-1])
+        assert math.isnan(nq.estimate_count(8, samples=1, seed=1).stderr)
+
+
 def test_the_cli_prints_no_interval_for_agreeing_probes(capsys):
     from nqueens_numba.cli import main
 
