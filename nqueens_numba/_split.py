@@ -556,9 +556,11 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
         prefix_depth = check_prefix_depth(prefix_depth, n, method)
     if not has_subproblems(n, method) or (fundamental and not board.classified_by_search):
         if checkpoint is not None:
+            how = (f"fundamental={fundamental}" if fundamental and auto
+                   else f"method={method!r}")
             raise ValueError(f"checkpoint is not used for n={n}{board.keywords} with "
-                             f"method={method!r}: its solutions are enumerated (no "
-                             f"subproblems to record)")
+                             f"{how}: its solutions are enumerated and classified, not "
+                             f"counted by subproblems (none to record)")
         return CountPlan(engine="orbits", **plan)
     if prefix_depth is None and checkpoint is not None:
         prefix_depth = resumed_depth(checkpoint, n, method, board)

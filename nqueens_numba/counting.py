@@ -70,8 +70,10 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         A051224).
     torus : bool, optional
         Toroidal queens: the diagonals wrap around the edges (OEIS A051906; solutions exist
-        iff ``gcd(n, 6) == 1`` or ``n <= 1``; ``"halving"`` only). The variants combine
-        neither with each other nor with ``preplaced`` or ``blocked``.
+        iff ``gcd(n, 6) == 1`` or ``n <= 1``; ``"halving"`` only; with ``fundamental``,
+        every solution is enumerated and classified, as by :func:`solve`, without a
+        checkpoint). The variants combine neither with each other nor with ``preplaced``
+        or ``blocked``.
     device : {"cpu", "cuda", "auto"}, optional
         This machine's threads, GPUs through numba-cuda (``pip install
         "nqueens_numba[cuda]"``), or a usable GPU from ``n = 13``, else the CPU. Same
@@ -205,7 +207,7 @@ def run_plan(plan, executor, *, progress=False, checkpoint=None, save_every=None
     counts by first-row column (``(n,)`` int64), as ``plan.result`` says.
     """
     if plan.engine != "split":
-        return _ENGINES[plan.engine](plan, executor.threads)
+        return _ENGINES[plan.engine](plan, executor.threads, progress)
     if plan.device == "cpu":  # the estimate is of this machine's CPU time
         warn_if_long(plan, executor.threads, checkpoint is not None)
     split = plan.split
@@ -227,7 +229,7 @@ def run_plan(plan, executor, *, progress=False, checkpoint=None, save_every=None
                               f"it and count again") from None
 
 
-def _answer(plan, n_threads):
+def _answer(plan, n_threads, progress=False):
     """The result of a count known without a search: the empty board, or a board without
     solutions."""
     n = plan.n
@@ -235,7 +237,7 @@ def _answer(plan, n_threads):
             }.get(plan.result, plan.answer)
 
 
-def _by_breadth(plan, n_threads):
+def _by_breadth(plan, n_threads, progress=False):
     """The total count, first-row counts, fundamental count or orbits of a small board by the
     breadth-first search in NumPy (the solutions classified by D4 in NumPy): nothing to
     compile."""
@@ -248,27 +250,39 @@ def _by_breadth(plan, n_threads):
     return _classified(sols, plan.result)
 
 
-def _by_orbits(plan, n_threads):
+def _by_orbits(plan, n_threads, progress=False):
     """The fundamental or total count, or the orbits, of a board whose solutions are
-    enumerated and classified by D4 (:mod:`nqueens_numba.symmetry`; D4 maps the solutions
-    of every board of the family to solutions)."""
+    enumerated (with ``solve``'s bar if ``progress``) and classified by D4
+    (:mod:`nqueens_numba.symmetry`; D4 maps the solutions of every board of the family to
+    solutions)."""
     board = plan.board
-    sols = solve(plan.n, n_threads=n_threads, piece=board.piece, torus=board.torus)
+    sols = solve(plan.n, n_threads=n_threads, piece=board.piece, torus=board.torus,
+                 progress=progress)
     return _classified(sols, plan.result)
+
+
+#: Solutions classified by D4 at once: the images take about 30 times the solutions' own
+#: bytes, so the classification is done in parts of this many.
+_CLASSIFIED_AT_ONCE = 1 << 16
 
 
 def _classified(sols, result):
     """The orbits by size of ``sols`` (every solution of a board), or their fundamental
     (``result == "fundamental"``) or total count."""
-    canonical = sols[symmetry.is_canonical(sols)] if len(sols) else sols
-    sizes = symmetry.orbit_size(canonical) if len(canonical) else np.zeros(0, np.int64)
-    orbits = {size: int(np.count_nonzero(sizes == size)) for size in (1, 2, 4, 8)}
+    orbits = dict.fromkeys((1, 2, 4, 8), 0)
+    for start in range(0, len(sols), _CLASSIFIED_AT_ONCE):
+        part = sols[start:start + _CLASSIFIED_AT_ONCE]
+        canonical = part[symmetry.is_canonical(part)]
+        if len(canonical):
+            sizes = symmetry.orbit_size(canonical)
+            for size in orbits:
+                orbits[size] += int(np.count_nonzero(sizes == size))
     if result == "orbits":
         return orbits
     return _split.orbits_to_count(orbits, result == "fundamental")
 
 
-def _small_count(plan, n_threads):
+def _small_count(plan, n_threads, progress=False):
     """The total count of a small board (:func:`nqueens_numba._split.is_small`) past the
     NumPy search, in the kernel that compiles fastest (a fraction of a second, against
     seconds for the split and the tuned kernels), one call per first-row column on

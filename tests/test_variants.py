@@ -207,6 +207,21 @@ def test_combinations_that_do_not_apply():
     assert nq.count_solutions(7, fundamental=True, torus=True) == 4
 
 
+def test_toroidal_fundamental_counts_in_parts_with_a_bar(monkeypatch, tmp_path, capsys):
+    """The torus's fundamental count classifies its solutions in parts (bounded memory),
+    shows solve's bar with ``progress``, and refuses a checkpoint naming what it does."""
+    whole = {n: nq.symmetry_classes(n, torus=True) for n in (11, 13)}
+    monkeypatch.setattr(nq.counting, "_CLASSIFIED_AT_ONCE", 7)
+    for n, orbits in whole.items():
+        assert nq.symmetry_classes(n, torus=True) == orbits
+        assert nq.count_solutions(n, torus=True, fundamental=True, progress=True) == sum(
+            orbits.values())
+        assert sum(size * k for size, k in orbits.items()) == nq.count_solutions(n, torus=True)
+    assert "solve n=13: 100%" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="with fundamental=True: its solutions are enumerated"):
+        nq.count_solutions(13, torus=True, fundamental=True, checkpoint=tmp_path / "c.json")
+
+
 # --------------------------------------------------------------------------- the rest of the API
 
 
