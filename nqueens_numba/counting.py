@@ -214,8 +214,15 @@ def run_plan(plan, executor, *, progress=False, checkpoint=None, save_every=None
     results = _runner.execute(split, executor, progress=progress, checkpoint=checkpoint,
                               save_every=save_every)
     # Counts resumed from a checkpoint that do not add up (the file was altered) raise
-    # CheckpointError rather than an internal error.
+    # CheckpointError rather than an internal error; where OEIS A000170 gives the total,
+    # a checkpoint's counts must sum to it (an edited file can carry a valid checksum).
     try:
+        if (checkpoint is not None and plan.known is not None and plan.constraints is None
+                and plan.result != "first_row"):
+            total = split.total(results)
+            if total != plan.known:
+                raise RuntimeError(f"they sum to {total:,} solutions, not the "
+                                   f"{plan.known:,} of OEIS A000170")
         if plan.result == "orbits":
             return split.orbits(results)
         if plan.result == "first_row":

@@ -558,6 +558,23 @@ def test_counts_that_do_not_add_up_are_a_checkpoint_error(tmp_path):
         nq.count_solutions(12, prefix_depth=2, checkpoint=path)
 
 
+@pytest.mark.parametrize("kwargs", [dict(method="halving"), dict(method="symmetric"),
+                                    dict(fundamental=True)])
+@pytest.mark.parametrize("change", [1, 2**62 - 10**6])
+def test_an_edited_checkpoint_with_a_valid_checksum_is_caught_by_oeis(tmp_path, kwargs,
+                                                                      change):
+    """An edited file with its checksum computed again: where OEIS A000170 gives the total,
+    the counts must sum to it, whatever the result asked for."""
+    path = tmp_path / "run.json"
+    nq.count_solutions(12, prefix_depth=2, checkpoint=path, **kwargs)
+    data = json.loads(path.read_text())
+    row = next(entry for entry in data["finished"] if entry[1])
+    row[1] += change  # (symmetric: leaves with one tied edge, each a whole orbit of 8)
+    _rewrite(path, data)
+    with pytest.raises(CheckpointError, match="not the 14,200 of OEIS A000170"):
+        nq.count_solutions(12, prefix_depth=2, checkpoint=path, **kwargs)
+
+
 def test_a_split_with_bad_results_is_damaged(tmp_path):
     path = tmp_path / "run.json"
     nq.count_solutions(12, checkpoint=path)
