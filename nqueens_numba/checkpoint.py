@@ -148,6 +148,17 @@ def _piece_ok(piece, width, n):
                     for row in piece[2]))
 
 
+def _check_stat(name, target):
+    """``CheckpointError`` naming ``name`` if ``target`` exists but cannot be looked at (a
+    loop of symbolic links, a path through a file, a directory not searchable)."""
+    try:
+        os.stat(target)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise CheckpointError(f"checkpoint {name!r}: {exc.strerror}") from None
+
+
 class Checkpoint:
     """The checkpoint of one count: load what a file holds, record progress, save atomically.
 
@@ -188,6 +199,7 @@ class Checkpoint:
             raise CheckpointError("checkpoint path is empty")
         target = os.path.realpath(self.path)
         directory = os.path.dirname(target)
+        _check_stat(self.path, target)
         if os.path.isdir(target):
             raise CheckpointError(f"checkpoint {self.path!r} is a directory")
         if not os.path.isdir(directory):
@@ -355,6 +367,7 @@ def status(path):
     (12, True, 14200, 1.0)
     """
     name = os.fsdecode(os.fspath(path))
+    _check_stat(name, name)
     if not os.path.exists(name):
         raise FileNotFoundError(errno.ENOENT, "no such checkpoint file", name)
     if not os.path.isfile(name):

@@ -558,6 +558,18 @@ def test_fork_after_counting_does_not_hang():
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc")
+def test_a_loop_of_links_is_refused_at_the_start(tmp_path):
+    """A checkpoint path that cannot be looked at is refused before any work (it was found
+    at the first save, its work "lost"), and ``status`` names the loop too."""
+    (tmp_path / "b.json").symlink_to(tmp_path / "a.json")
+    (tmp_path / "a.json").symlink_to(tmp_path / "b.json")
+    for call in (lambda: nq.count_solutions(13, checkpoint=tmp_path / "a.json"),
+                 lambda: nq.checkpoint.status(tmp_path / "a.json")):
+        with pytest.raises(CheckpointError, match="Too many levels of symbolic links"):
+            call()
+    assert sorted(os.listdir(tmp_path)) == ["a.json", "b.json"]
+
+
 def test_checkpoint_in_a_directory_that_refuses_files():
     # /proc refuses new files even to root, whose permission bits say it may write.
     with pytest.raises(CheckpointError, match="cannot write in directory"):
