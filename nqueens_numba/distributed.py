@@ -17,6 +17,7 @@ elsewhere: each task is a pure function of its subproblems and stack.
 Dask is imported only when these functions run: install the ``dask`` extra
 (``pip install "nqueens_numba[dask]"``).
 """
+import secrets
 import time
 
 import numpy as np
@@ -275,10 +276,17 @@ def _run_gpu_batches(client, split, tracker, n_batches, workers):
 
 
 
-def _advance(job, states, piece, seconds, budget=None):
+#: The counts stopped by their client (a token each): the tasks that workers in the client's
+#: own process run (a ``LocalCluster(processes=False)``, as ``connect("local")`` makes) see
+#: it and return after their kernel call, so that closing the cluster does not wait for
+#: them. Workers in other processes have a set of their own and run their tasks out.
+_stopped = set()
+
+
+def _advance(job, states, piece, seconds, budget=None, token=None):
     """``job.run`` kernel calls (:class:`~nqueens_numba._split.CountJob`) of ``budget``
-    steps (``config.COUNT_BUDGET``) until the batch is finished or ``seconds`` have passed:
-    one task of a Dask worker.
+    steps (``config.COUNT_BUDGET``) until the batch is finished, ``seconds`` have passed or
+    the count of ``token`` is stopped (:data:`_stopped`): one task of a Dask worker.
 
     Returns ``(counts, n_done, piece)``: the results of the first ``n_done`` states,
     ``(n_done, width)`` int64, and the cursor, in progress on ``states[n_done]`` (or not
@@ -292,7 +300,7 @@ def _advance(job, states, piece, seconds, budget=None):
         counts, n_done = job.run(states[done:], piece, budget)
         parts.append(counts[:n_done])
         done += n_done
-        if time.perf_counter() - start >= seconds:
+        if time.perf_counter() - start >= seconds or token in _stopped:
             break
     counts = np.concatenate(parts) if parts else np.zeros((0, job.width), np.int64)
     return counts, done, piece
@@ -312,12 +320,13 @@ def _run_batches(client, split, tracker, n_batches, threads):
 
     job = split.job
     seconds = config.DASK_TASK_SECONDS
+    token = secrets.token_hex(8)
     tasks = {}  # future: (indices, key of the search in progress on indices[0])
     running = as_completed()
 
     def submit(indices, search, key):
         future = client.submit(_advance, job, np.ascontiguousarray(split.states[indices]),
-                               search, seconds, pure=False)
+                               search, seconds, None, token, pure=False)
         tasks[future] = (indices, key)
         running.add(future)
 
@@ -347,5 +356,6 @@ def _run_batches(client, split, tracker, n_batches, threads):
                 submit(rest, search, key)
             tracker.tick()
     except KeyboardInterrupt:
+        _stopped.add(token)
         client.cancel(list(tasks))
         raise tracker.interrupted() from None

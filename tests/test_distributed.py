@@ -276,6 +276,24 @@ def test_malformed_scheduler_address_is_named():
         dist.connect("foo:bar", timeout=2)
 
 
+def test_a_task_of_a_stopped_count_returns_after_its_kernel_call(monkeypatch):
+    """Workers in the client's process (``connect("local")``) see their count stopped and
+    return their progress after one kernel call, so that closing the cluster does not wait
+    for the rest of their task (``config.DASK_TASK_SECONDS``); another count's tasks go on.
+    """
+    from nqueens_numba import _split
+
+    split = _split.count_split(13, "halving", 2, prefix_depth=3)
+    states = np.ascontiguousarray(split.states)
+    job = split.job
+    monkeypatch.setattr(dist, "_stopped", {"stopped"})
+    counts, done, piece = dist._advance(job, states, job.piece(0), 60.0, 1 << 8, "stopped")
+    assert 0 < done + piece.started < len(states)  # one call of 256 steps, not the batch
+    counts, done, piece = dist._advance(job, states, job.piece(0), 60.0, 1 << 8, "running")
+    assert done == len(states)
+    assert split.total(counts) == A000170[13]
+
+
 @pytest.mark.slow
 def test_ctrl_c_stops_a_local_cluster_count_cleanly(tmp_path):
     """A terminal's Ctrl-C (SIGINT to the whole process group) stops a count on
