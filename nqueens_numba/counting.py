@@ -70,9 +70,8 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         A051224).
     torus : bool, optional
         Toroidal queens: the diagonals wrap around the edges (OEIS A051906; solutions exist
-        iff ``gcd(n, 6) == 1`` or ``n <= 1``; ``"halving"`` only; with ``fundamental``,
-        every solution is enumerated and classified, as by :func:`solve`, without a
-        checkpoint). The variants combine neither with each other nor with ``preplaced``
+        iff ``gcd(n, 6) == 1`` or ``n <= 1``; ``"halving"``, or ``fundamental`` by
+        :func:`solve`). The variants combine neither with each other nor with ``preplaced``
         or ``blocked``.
     device : {"cpu", "cuda", "auto"}, optional
         This machine's threads, GPUs through numba-cuda (``pip install
