@@ -149,14 +149,13 @@ def _piece_ok(piece, width, n):
 
 
 def _check_stat(name, target):
-    """``CheckpointError`` naming ``name`` if ``target`` exists but cannot be looked at (a
-    loop of symbolic links, a path through a file, a directory not searchable)."""
+    """``CheckpointError`` naming ``name`` if ``target`` is a loop of symbolic links (which
+    the checks of a missing file or directory would take for a new file)."""
     try:
         os.stat(target)
-    except FileNotFoundError:
-        pass
     except OSError as exc:
-        raise CheckpointError(f"checkpoint {name!r}: {exc.strerror}") from None
+        if exc.errno == errno.ELOOP:
+            raise CheckpointError(f"checkpoint {name!r}: {exc.strerror}") from None
 
 
 class Checkpoint:

@@ -70,9 +70,8 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         A051224).
     torus : bool, optional
         Toroidal queens: the diagonals wrap around the edges (OEIS A051906; solutions exist
-        iff ``gcd(n, 6) == 1`` or ``n <= 1``; ``"halving"``, or ``fundamental`` by
-        :func:`solve`). The variants combine neither with each other nor with ``preplaced``
-        or ``blocked``.
+        iff ``gcd(n, 6) == 1`` or ``n <= 1``; ``"halving"`` only). The variants combine
+        neither with each other nor with ``preplaced`` or ``blocked``.
     device : {"cpu", "cuda", "auto"}, optional
         This machine's threads, GPUs through numba-cuda (``pip install
         "nqueens_numba[cuda]"``), or a usable GPU from ``n = 13``, else the CPU. Same
