@@ -69,15 +69,16 @@ def _warn_if_large(n, rows, progress, board):
 def _write_blocks(out, blocks, bar, what):
     """Write the ``(index, block)`` pairs of ``blocks`` one after another into ``out``.
 
-    Returns the rows written and the row each block starts at, by index, in the order of
-    ``blocks``. More rows than ``out`` holds is a ``RuntimeError`` naming ``what``.
+    Returns the rows written and the row each subproblem starts at (its first block), by
+    index, in the order of ``blocks``. More rows than ``out`` holds is a ``RuntimeError``
+    naming ``what``.
     """
     pos = 0
     starts = {}
     for i, block in blocks:
         if pos + len(block) > len(out):
             raise RuntimeError(f"{what} found more than {len(out)} solutions")
-        starts[i] = pos
+        starts.setdefault(i, pos)
         out[pos : pos + len(block)] = block
         pos += len(block)
         bar.update(len(block))

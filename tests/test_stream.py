@@ -35,6 +35,24 @@ def test_chunks_concatenate_to_solve(n, chunk_size):
     assert all(len(c) == chunk_size for c in chunks[:-1])
 
 
+@pytest.mark.parametrize("n", [13, 12])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_solve_with_subproblems_of_many_blocks(monkeypatch, n, threads):
+    """A subproblem enumerated in several blocks (small ones here; at n = 15 on one thread,
+    and n = 17 on two, with the default sizes): the middle column's first row still marks
+    where the mirrored solutions end (it took the start of its last block, and ``solve``
+    raised "found 2283258 solutions, expected 2279184")."""
+    from functools import partial
+
+    from nqueens_numba import _blocks
+
+    expected = np.concatenate(list(nq.iter_solutions(n)))
+    monkeypatch.setattr(_blocks, "ordered_blocks",
+                        partial(_blocks.ordered_blocks, first_rows=32, max_rows=64))
+    got = nq.solve(n, n_threads=threads, progress=True)
+    assert np.array_equal(got, expected) and len(got) == A000170[n]
+
+
 def test_chunks_same_for_every_thread_count():
     _, one = stream(11, chunk_size=333, n_threads=1)
     _, two = stream(11, chunk_size=333, n_threads=2)
