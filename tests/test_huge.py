@@ -146,6 +146,38 @@ def test_cli_construct_and_find(tmp_path, capsys):
     assert "no completion" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("at_once", [1, 3, 1 << 20])
+def test_cli_writes_a_long_line_in_parts(tmp_path, capsys, monkeypatch, at_once):
+    """The printed line of ``construct`` and ``find`` is written in parts (a line of 10^9
+    columns held whole took about 10 GB, and a .npy output built it too)."""
+    from nqueens_numba.cli import construct
+
+    monkeypatch.setattr(construct, "_COLUMNS_AT_ONCE", at_once)
+    expected = " ".join(map(str, nq.construct(20).tolist())) + "\n"
+    assert main(["construct", "20"]) == 0
+    assert capsys.readouterr().out == expected
+    assert main(["construct", "20", "-o", str(tmp_path / "c.txt")]) == 0
+    assert (tmp_path / "c.txt").read_text() == expected
+    assert main(["construct", "1", "-o", str(tmp_path / "one.txt")]) == 0
+    assert (tmp_path / "one.txt").read_text() == "0\n"
+
+
+def test_cli_saves_a_large_solution_without_its_text(tmp_path):
+    """``construct N -o FILE.npy`` holds the array, not its printed line (206 MiB traced at
+    n = 2 * 10^6 when it built the line anyway; 20 MiB without it)."""
+    import tracemalloc
+
+    nq.construct(100)
+    tracemalloc.start()
+    try:
+        assert main(["construct", "2000000", "-o", str(tmp_path / "big.npy")]) == 0
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 6 * 2_000_000 * 4  # a few copies of the int32 array
+    assert nq.is_solution(np.load(tmp_path / "big.npy"))
+
+
 def test_is_solution_with_object_and_mixed_integer_inputs():
     assert nq.is_solution(np.array([1, 3, 0, 2], dtype=object))
     # NumPy stores a mix of uint64 and int64 as float64; the values are still integers.

@@ -20,15 +20,27 @@ def find_command(args, out):
     _write_queens(queens, args, out)
 
 
+#: Columns written as text at a time: a line of 10^9 columns is written in parts, never held
+#: whole (about 10 GB as one string).
+_COLUMNS_AT_ONCE = 1 << 20
+
+
+def _write_line(queens, file):
+    """Write the columns of ``queens`` as one line of numbers separated by spaces."""
+    for start in range(0, len(queens), _COLUMNS_AT_ONCE):
+        part = " ".join(map(str, queens[start:start + _COLUMNS_AT_ONCE].tolist()))
+        file.write(part if start == 0 else " " + part)
+    file.write("\n")
+
+
 def _write_queens(queens, args, out):
     """Print the columns of one solution, or save them with ``--output``: a NumPy array
     for a ``.npy`` name, else the printed line."""
-    line = " ".join(map(str, queens.tolist())) + "\n"
     if args.output is None:
-        out.write(line)
+        _write_line(queens, out)
     elif export.format_for(args.output) == "npy":
         with atomic_file(args.output, binary=True) as file:
             np.save(file, queens)
     else:
         with atomic_file(args.output) as file:
-            file.write(line)
+            _write_line(queens, file)
