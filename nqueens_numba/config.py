@@ -181,6 +181,15 @@ A000170 = (
     234907967154122528,
 )
 
+#: Fundamental counts (classes under the eight symmetries of the square), OEIS A002562,
+#: n = 0 .. 27 (https://oeis.org/A002562). Used only to check the counts a checkpoint leads
+#: to.
+A002562 = (
+    1, 1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752, 285053, 1846955, 11977939,
+    83263591, 621012754, 4878666808, 39333324973, 336376244042, 3029242658210,
+    28439272956934, 275986683743434, 2789712466510289, 29363495934315694,
+)
+
 #: GPU counts (``device="cuda"``). ``device="auto"`` takes a usable GPU from this board order
 #: on: below it a count takes milliseconds on the CPU, less than a GPU's context and first
 #: launch.

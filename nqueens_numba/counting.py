@@ -213,7 +213,8 @@ def run_plan(plan, executor, *, progress=False, checkpoint=None, save_every=None
                               save_every=save_every)
     # Counts resumed from a checkpoint that do not add up (the file was altered) raise
     # CheckpointError rather than an internal error; where OEIS A000170 gives the total,
-    # a checkpoint's counts must sum to it (an edited file can carry a valid checksum).
+    # a checkpoint's counts must sum to it, and their classes to A002562 (an edited file
+    # can carry a valid checksum).
     try:
         if (checkpoint is not None and plan.known is not None and plan.constraints is None
                 and plan.result != "first_row"):
@@ -221,6 +222,10 @@ def run_plan(plan, executor, *, progress=False, checkpoint=None, save_every=None
             if total != plan.known:
                 raise RuntimeError(f"they sum to {total:,} solutions, not the "
                                    f"{plan.known:,} of OEIS A000170")
+            if split.method == "symmetric" and split.total(results, True) != \
+                    config.A002562[plan.n]:
+                raise RuntimeError(f"they make {split.total(results, True):,} classes, not "
+                                   f"the {config.A002562[plan.n]:,} of OEIS A002562")
         if plan.result == "orbits":
             return split.orbits(results)
         if plan.result == "first_row":

@@ -575,6 +575,21 @@ def test_an_edited_checkpoint_with_a_valid_checksum_is_caught_by_oeis(tmp_path, 
         nq.count_solutions(12, prefix_depth=2, checkpoint=path, **kwargs)
 
 
+@pytest.mark.parametrize("fundamental", [False, True])
+def test_an_edited_symmetric_checkpoint_is_caught_by_its_classes(tmp_path, fundamental):
+    """An edit that keeps the total (two orbits of 4 made one leaf of a whole orbit of 8)
+    but not the classes: they must be OEIS A002562's."""
+    path = tmp_path / "run.json"
+    nq.count_solutions(12, prefix_depth=2, checkpoint=path)
+    data = json.loads(path.read_text())
+    row = next(entry for entry in data["finished"] if entry[5] >= 2)
+    row[5] -= 2  # orbits of 4
+    row[1] += 1  # a leaf with one tied edge: an orbit of 8
+    _rewrite(path, data)
+    with pytest.raises(CheckpointError, match="not the 1,787 of OEIS A002562"):
+        nq.count_solutions(12, prefix_depth=2, checkpoint=path, fundamental=fundamental)
+
+
 def test_a_split_with_bad_results_is_damaged(tmp_path):
     path = tmp_path / "run.json"
     nq.count_solutions(12, checkpoint=path)
