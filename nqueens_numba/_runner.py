@@ -55,6 +55,8 @@ class Tracker:
         default).
     where : str
         Says where the count runs, in the progress bar and messages (``" on Dask"``).
+    resumable : bool
+        Whether the caller takes a checkpoint, which an interruption without one suggests.
 
     Attributes
     ----------
@@ -72,12 +74,14 @@ class Tracker:
     as a context manager: leaving it saves the checkpoint and closes the bar.
     """
 
-    def __init__(self, split, checkpoint=None, progress=False, save_every=None, where=""):
+    def __init__(self, split, checkpoint=None, progress=False, save_every=None, where="",
+                 resumable=True):
         n_states = len(split.states)
         self.split = split
         self.job = split.job
         self.n = split.n
         self.where = where
+        self.resumable = resumable
         self.save_every = config.CHECKPOINT_SECONDS if save_every is None else save_every
         self.results = np.zeros((n_states, split.width), dtype=np.int64)
         self.done = np.zeros(n_states, dtype=bool)
@@ -266,9 +270,11 @@ class Tracker:
             self.save()
             message += (f"; progress saved to {self.checkpoint.path!r}: call again with the "
                         f"same arguments to resume")
-        else:
+        elif self.resumable:
             message += ("; the work done is lost: count with checkpoint=FILE to be able to "
                         "resume")
+        else:  # (symmetry_classes, first_row_counts: no checkpoint to suggest)
+            message += "; nothing is returned"
         return KeyboardInterrupt(message)
 
     def __enter__(self):
@@ -291,7 +297,8 @@ class Tracker:
                 self.bar.close()
 
 
-def execute(split, executor, *, progress=False, checkpoint=None, save_every=None):
+def execute(split, executor, *, progress=False, checkpoint=None, save_every=None,
+            resumable=True):
     """Results of every subproblem of ``split``, run by ``executor`` (see the module's
     docstring) and reported to a :class:`Tracker`.
 
@@ -302,6 +309,8 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
     progress, checkpoint, save_every
         As in :class:`Tracker`. A ``split.direct`` split without them runs in one kernel
         call in this thread.
+    resumable : bool, optional
+        Whether the caller takes a checkpoint, which an interruption then suggests.
 
     Returns
     -------
@@ -342,7 +351,7 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
                 f"finds it done; warmup() or nqueens warmup compiles every kernel once)"
             ) from None
         raise
-    tracker = Tracker(split, opened, progress, save_every, executor.where)
+    tracker = Tracker(split, opened, progress, save_every, executor.where, resumable)
     finished = False
     try:
         executor.run(split, tracker)

@@ -210,7 +210,8 @@ def run_plan(plan, executor, *, progress=False, checkpoint=None, save_every=None
         warn_if_long(plan, executor.threads, checkpoint is not None)
     split = plan.split
     results = _runner.execute(split, executor, progress=progress, checkpoint=checkpoint,
-                              save_every=save_every)
+                              save_every=save_every,
+                              resumable=plan.result in ("total", "fundamental"))
     # Counts resumed from a checkpoint that do not add up (the file was altered) raise
     # CheckpointError rather than an internal error; where OEIS A000170 gives the total,
     # a checkpoint's counts must sum to it, and their classes to A002562 (an edited file

@@ -83,8 +83,13 @@ def occupancy(n, *, n_threads=None):
         for row in range(n):
             out[row] = np.bincount(sols[:, row], minlength=n)
         return out
-    for (r, c), rows, cols in _square_orbits(n):
-        out[rows, cols] = count_solutions(n, preplaced={r: c}, n_threads=n_threads)
+    orbits = _square_orbits(n)
+    for done, ((r, c), rows, cols) in enumerate(orbits):
+        try:
+            out[rows, cols] = count_solutions(n, preplaced={r: c}, n_threads=n_threads)
+        except KeyboardInterrupt:  # (a count's message would suggest a checkpoint)
+            raise KeyboardInterrupt(f"occupancy of n={n} interrupted after {done} of "
+                                    f"{len(orbits)} counts; nothing is returned") from None
     return out
 
 

@@ -161,6 +161,36 @@ def _interrupt_after(monkeypatch, kernel, calls):
     return seen
 
 
+@pytest.mark.parametrize("call, kernel", [
+    (lambda: nq.symmetry_classes(15), "_count_symmetric_run"),  # (n = 15: past the counts
+    (lambda: nq.first_row_counts(15), "_count_batch"),          # of one kernel call)
+])
+def test_an_interruption_suggests_a_checkpoint_only_where_one_is_taken(monkeypatch, call,
+                                                                       kernel):
+    _interrupt_after(monkeypatch, kernel, 2)
+    with pytest.raises(KeyboardInterrupt, match="nothing is returned") as raised:
+        call()
+    assert "checkpoint" not in str(raised.value)
+
+
+def test_an_interrupted_occupancy_says_how_far_it_got(monkeypatch):
+    calls = []
+    original = nq.structure.count_solutions
+
+    def count(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt("count of n=14 interrupted ...: count with "
+                                    "checkpoint=FILE to be able to resume")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(nq.structure, "count_solutions", count)
+    with pytest.raises(KeyboardInterrupt, match=r"occupancy of n=14 interrupted after 2 of "
+                                                r"\d+ counts; nothing is returned") as raised:
+        nq.occupancy(14)
+    assert "checkpoint" not in str(raised.value)
+
+
 CASES = [  # (n, keyword arguments, kernel, expected): subproblems deep enough to stop midway
     (11, dict(method="halving", prefix_depth=1), "_count_batch", 2680),
     (12, dict(method="symmetric", prefix_depth=2), "_count_symmetric_run", 14200),
