@@ -511,6 +511,17 @@ def test_svg_marks_of_a_large_board_stay_on_it(n):
         assert abs(y + side / 2 - (y0 + (r + 0.5) * cell)) <= side / 2
 
 
+def test_svg_titles_of_control_characters_and_long_words():
+    """A title is well-formed XML whatever it holds, and a word longer than a line is cut
+    (5000 letters made an image 54,018 px wide)."""
+    for title in ("\x00\x01 bad", "a" * 5000, "tab\tand\x1b escape"):
+        root = ET.fromstring(nq.to_svg([1, 3, 0, 2], title=title))
+        assert float(root.get("width")) < 300
+    texts = [e.text for e in ET.fromstring(nq.to_svg([1, 3, 0, 2], title="a" * 5000)).iter(
+        SVG + "text") if e.get("class") == "title"]
+    assert "".join(texts) == "a" * 5000
+
+
 def test_svg_text_prints_briefly():
     printed = []
 

@@ -58,10 +58,16 @@ def _runs_path(mask, x0, y0, cell):
     return "".join(parts)
 
 
+def _printable(text):
+    """``text`` with the characters XML cannot hold, and other control characters but line
+    breaks, shown as U+FFFD."""
+    return "".join(c if c.isprintable() or c == "\n" else "\ufffd" for c in text)
+
+
 def _wrap(text, width, font):
     """``text`` in lines no wider than ``width`` (0.6 ``font`` per character), broken
-    after a colon first, then between words (a word longer than that stays whole), each
-    part in lines of even length (no last word alone on a line)."""
+    after a colon first, then between words (a word longer than a line is cut), each part
+    in lines of even length (no last word alone on a line)."""
     most = max(1, int(width / (0.6 * font)))
     if len(text) <= most:
         return [text]
@@ -72,7 +78,8 @@ def _wrap(text, width, font):
         narrowest = most  # the narrowest width that needs no more lines than ``most``
         while narrowest > 1 and len(wrap(part, narrowest - 1)) == fewest:
             narrowest -= 1
-        lines += wrap(part, narrowest)
+        for line in wrap(part, narrowest):
+            lines += [line[i:i + most] for i in range(0, len(line), most)]
     return lines
 
 
@@ -177,7 +184,8 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
     board = n * cell
     content = left + board + right
     title_font = min(max(cell * 0.45, 9.0), 18.0)  # captions scale with small boards
-    lines = [] if title is None else _wrap(str(title), max(content, 8 * title_font), title_font)
+    lines = [] if title is None else _wrap(_printable(str(title)), max(content, 8 * title_font),
+                                           title_font)
     top = (title_font * (0.4 + 1.2 * len(lines)) if lines else above) + (
         band if style == "index" else 0.0)
     width = max([content] + [0.6 * title_font * len(line) + title_font for line in lines])
