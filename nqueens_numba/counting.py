@@ -223,10 +223,10 @@ def run_plan(plan, executor, *, progress=False, checkpoint=None, save_every=None
             if total != plan.known:
                 raise RuntimeError(f"they sum to {total:,} solutions, not the "
                                    f"{plan.known:,} of OEIS A000170")
-            if split.method == "symmetric" and split.total(results, True) != \
-                    config.A002562[plan.n]:
-                raise RuntimeError(f"they make {split.total(results, True):,} classes, not "
-                                   f"the {config.A002562[plan.n]:,} of OEIS A002562")
+            classes = split.total(results, True) if split.method == "symmetric" else None
+            if classes is not None and classes != config.A002562[plan.n]:
+                raise RuntimeError(f"they make {classes:,} classes, not the "
+                                   f"{config.A002562[plan.n]:,} of OEIS A002562")
         if plan.result == "orbits":
             return split.orbits(results)
         if plan.result == "first_row":
