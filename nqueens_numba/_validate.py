@@ -181,9 +181,9 @@ def result_size(n, rows, max_bytes, board=""):
     size = rows * n
     if max_bytes is not None and size > max_bytes:
         raise MemoryError(
-            f"the result would take {size:,} bytes ({rows:,} solutions of {n} bytes), more "
-            f"than max_bytes={max_bytes:,} (by default {config.MEMORY_FRACTION:.0%} of the "
-            f"available memory); stream them with iter_solutions({n}{board}) or "
+            f"the result would take {size:,} bytes ({rows:,} solution{'s' * (rows != 1)} of "
+            f"{n} bytes), more than max_bytes={max_bytes:,} (the default is "
+            f"{config.MEMORY_FRACTION:.0%} of the available memory); stream them with iter_solutions({n}{board}) or "
             f"save_solutions(path, {n}{board}), count them with count_solutions({n}{board}), "
             f"or take the first k with limit=k"
         )
@@ -234,9 +234,13 @@ def integer_array(values, empty_dtype=np.int64, name="queens"):
     TypeError
         If ``values`` does not hold integers (``bool`` and ``float`` arrays included).
     """
-    arr = np.asarray(values)
-    if arr.size == 0 and arr.dtype.kind == "f":
-        return arr.astype(empty_dtype)
+    try:
+        arr = np.asarray(values)
+    except ValueError:  # (NumPy's words for a ragged list: "inhomogeneous shape")
+        raise ValueError(f"{name} must be a list or array of integers with rows of equal "
+                         f"length, got rows of different lengths") from None
+    if arr.size == 0 and arr.dtype.kind == "f" and not isinstance(values, np.ndarray):
+        return arr.astype(empty_dtype)  # (an empty list: NumPy gives it float64)
     if arr.dtype.kind in "iu" and not isinstance(values, np.ndarray) and holds_bool(values):
         raise TypeError(f"{name} must hold integers, got a bool among them")
     if arr.dtype.kind in "fO" and _integer_values(values):

@@ -121,7 +121,7 @@ def plot_occupancy(n_or_counts, ax=None, *, coordinates=True, n_threads=None):
     pyplot_for("plot_occupancy")  # checked before the count: nothing is counted in vain
     if isinstance(n_or_counts, (int, np.integer)) and not isinstance(n_or_counts, bool):
         n_or_counts = occupancy(n_or_counts, n_threads=n_threads)
-    elif isinstance(n_or_counts, (bool, float)):
+    elif np.ndim(n_or_counts) == 0:  # (bool, float, str, None: neither)
         raise TypeError(f"n_or_counts must be an integer or an (n, n) array, got "
                         f"{type(n_or_counts).__name__}")
     return heatmap(n_or_counts, ax, coordinates=coordinates, label="solutions with a queen")

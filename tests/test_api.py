@@ -210,7 +210,8 @@ def test_is_solution_large_n():
     assert not nq.is_solution(broken)
 
 
-@pytest.mark.parametrize("bad", [[0.0, 1.0], [True, False], ["a", "b"], np.array([1.5])])
+@pytest.mark.parametrize("bad", [[0.0, 1.0], [True, False], ["a", "b"], np.array([1.5]),
+                                 np.array([], dtype=float)])
 def test_is_solution_rejects_non_integers(bad):
     with pytest.raises(TypeError):
         nq.is_solution(bad)
@@ -219,6 +220,9 @@ def test_is_solution_rejects_non_integers(bad):
 def test_is_solution_rejects_wrong_shape():
     with pytest.raises(ValueError, match="shape"):
         nq.is_solution([[1, 3, 0, 2]])
+    assert nq.is_solution([])  # the empty board's one solution (NumPy makes [] float64)
+    with pytest.raises(ValueError, match="rows of equal length"):
+        nq.transform([[1, 3, 0, 2], [2, 0]], "rot90")
 
 
 @settings(deadline=None, max_examples=200)
@@ -292,8 +296,11 @@ def test_solve_refuses_results_beyond_the_table():
 
 
 def test_max_bytes():
-    with pytest.raises(MemoryError, match="7,240 bytes"):
+    with pytest.raises(MemoryError, match=r"7,240 bytes \(724 solutions of 10 bytes\), "
+                       r"more than max_bytes=1,000 \(the default is"):
         nq.solve(10, max_bytes=1000)
+    with pytest.raises(MemoryError, match=r"\(1 solution of 8 bytes\)"):
+        nq.solve(8, limit=1, max_bytes=0)
     assert nq.solve(10, max_bytes=7240).shape == (724, 10)
     with pytest.raises(MemoryError):
         nq.solve(10, limit=100, max_bytes=999)

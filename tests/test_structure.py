@@ -63,8 +63,9 @@ def test_plot_occupancy():
     assert len(ax.figure.axes) == 2  # the board and its colour bar
     ax = nq.plot_occupancy(nq.occupancy(6), coordinates="chess")
     assert [t.get_text() for t in ax.get_xticklabels()] == list("abcdef")
-    with pytest.raises(TypeError):
-        nq.plot_occupancy(8.0)
+    for bad in (8.0, True, "8", None):
+        with pytest.raises(TypeError, match="n_or_counts"):
+            nq.plot_occupancy(bad)
     with pytest.raises(ValueError, match="square"):
         nq.plot_occupancy(np.zeros((3, 4)))
     with pytest.raises(ValueError, match="non-negative"):
