@@ -4,6 +4,7 @@ work only, and the line that says when numba compiles.
 * :func:`progress_bar`: a ``tqdm.auto`` bar (a widget in Jupyter, text on stderr).
 * :func:`compiling_notice`, :func:`compile_first`: the kernels are compiled (or loaded) before
   a bar starts, with one line on stderr when numba really compiles.
+* :func:`interruption_says`: what a Ctrl-C kept, in the ``KeyboardInterrupt`` it raises.
 """
 import math
 import sys
@@ -12,13 +13,25 @@ from contextlib import contextmanager
 from . import _kernels
 
 __all__ = ["COUNT_BAR_FORMAT", "significant", "duration", "progress_bar", "cache_directory",
-           "compiling_notice", "compiling_quietly", "compile_first"]
+           "compiling_notice", "compiling_quietly", "compile_first", "interruption_says"]
 
 
 #: The text of a count's bar: its subproblems done are a fraction (the share done of those in
 #: progress counts), shown with two decimals, and the percentage with one.
 COUNT_BAR_FORMAT = ("{desc}: {percentage:5.1f}%|{bar}| {n:,.2f}/{total_fmt} "
                     "[{elapsed}<{remaining}, {rate_fmt}{postfix}]")
+
+
+@contextmanager
+def interruption_says(message):
+    """A ``KeyboardInterrupt`` raised inside, without words of its own, gets ``message``
+    (what the call kept or did not); one that has them (a count's, a load's) keeps them."""
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        if exc.args:
+            raise
+        raise KeyboardInterrupt(message) from None
 
 
 def significant(value, digits=2):

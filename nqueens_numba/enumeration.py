@@ -265,6 +265,16 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
     if limit is not None:
         _validate.result_size(n, min(limit, _enumerating.most_solutions(n, cons)), max_bytes,
                               _keywords(board, cons))
+    call = f"{n}{_keywords(board, cons)}"
+    with _progress.interruption_says(
+            f"solve({call}) interrupted: nothing is returned (iter_solutions({call}) streams "
+            f"the solutions, and save_solutions(path, {call}) writes them, as they come)"):
+        return _solve(n, limit, n_threads, max_bytes, cons, board, progress)
+
+
+def _solve(n, limit, n_threads, max_bytes, cons, board, progress):
+    """:func:`solve` of validated arguments (``cons``: the constraints, ``board``: the
+    board)."""
     how = _enumerating.how_to_solve(n, board, cons, limit, progress)
     if how in _SOLVED_AT_ONCE:
         return _SOLVED_AT_ONCE[how](n, limit, cons, max_bytes)
@@ -369,7 +379,12 @@ def fundamental_solutions(n, *, n_threads=None, piece="queen", torus=False):
     >>> fundamental_solutions(10, piece="superqueen")
     array([[2, 5, 8, 0, 3, 6, 9, 1, 4, 7]], dtype=int8)
     """
-    sols = solve(n, n_threads=n_threads, piece=piece, torus=torus)
+    n = _validate.board_order(n)
+    n_threads = _validate.threads(n_threads)
+    board = board_of(piece, torus)
+    with _progress.interruption_says(f"fundamental_solutions({n}{_keywords(board, None)}) "
+                                     f"interrupted: nothing is returned"):
+        sols = _solve(n, None, n_threads, _validate.max_bytes(None), None, board, False)
     if n == 0:
         return sols
     # A canonical form has 2 * q[0] <= n - 1 (flip_h maps q[0] to n - 1 - q[0]); those rows

@@ -249,7 +249,11 @@ def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_thre
     if format == "npy" and total is None:
         raise MemoryError(f"n={n} has more than {config.A000170[-1]:.3g} solutions: too many "
                           f"for a file")
+    kept = (f"nothing is written ({os.fsdecode(path_or_file)!r} is as it was)"
+            if isinstance(path_or_file, (str, bytes, os.PathLike)) else
+            "the solutions written so far stay in the file, which holds no whole result")
     try:
-        return export.write_solutions(path_or_file, chunks, n, format, total)
+        with _progress.interruption_says(f"interrupted: {kept}"):
+            return export.write_solutions(path_or_file, chunks, n, format, total)
     finally:
         chunks.close()

@@ -1,5 +1,6 @@
 """Resumable counts: kernels that stop after a budget and go on from their saved stack,
 searches split on demand, checkpoints that keep the searches in progress, status, signals."""
+import io
 import json
 import os
 import re
@@ -171,6 +172,28 @@ def test_an_interruption_suggests_a_checkpoint_only_where_one_is_taken(monkeypat
     with pytest.raises(KeyboardInterrupt, match="nothing is returned") as raised:
         call()
     assert "checkpoint" not in str(raised.value)
+
+
+def test_an_interrupted_enumeration_says_what_it_kept(monkeypatch, tmp_path):
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_kernels, "_fill_solutions", interrupted)
+    with pytest.raises(KeyboardInterrupt, match=r"solve\(13\) interrupted: nothing is "
+                                                r"returned \(iter_solutions\(13\) streams"):
+        nq.solve(13)
+    with pytest.raises(KeyboardInterrupt, match=r"fundamental_solutions\(13\) interrupted: "
+                                                r"nothing is returned$"):
+        nq.fundamental_solutions(13)
+    target = tmp_path / "old.npy"
+    target.write_bytes(b"kept")
+    with pytest.raises(KeyboardInterrupt,
+                       match="^interrupted: nothing is written .*old.npy. is as it was"):
+        nq.save_solutions(target, 13)
+    assert target.read_bytes() == b"kept"
+    with pytest.raises(KeyboardInterrupt,
+                       match="^interrupted: the solutions written so far stay in the file"):
+        nq.save_solutions(io.StringIO(), 13)
 
 
 def test_an_interrupted_occupancy_says_how_far_it_got(monkeypatch):
