@@ -63,7 +63,7 @@ def _warn_if_large(n, rows, progress, board):
     warnings.warn(
         f"solve({n}{board.keywords}) fills {rows:,} solutions ({size / 2**30:.2g} GiB), which "
         f"takes a while: progress=True shows how far it has come; iter_solutions and "
-        f"save_solutions stream them, count_solutions counts them", UserWarning, stacklevel=4)
+        f"save_solutions stream them, count_solutions counts them", UserWarning, stacklevel=5)
 
 
 def _write_blocks(out, blocks, bar, what):

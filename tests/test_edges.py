@@ -224,7 +224,10 @@ def test_solve_warns_once_before_filling_a_large_result(monkeypatch):
     assert record[0].filename == __file__  # points at the call
     with pytest.warns(UserWarning, match=r"solve\(13, torus=True\) fills 4,524") as record:
         nq.solve(13, torus=True)
-    assert len(record) == 1
+    assert len(record) == 1 and record[0].filename == __file__
+    with pytest.warns(UserWarning, match=r"solve\(13\) fills") as record:
+        assert len(nq.fundamental_solutions(13)) == 9233
+    assert len(record) == 1 and record[0].filename == __file__
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         nq.solve(13, progress=True)  # the bar says it
