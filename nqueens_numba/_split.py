@@ -478,6 +478,16 @@ _SHORTCUTS = {QUEEN: {n: "breadth" if is_breadth(n) else "small"
                      for n in range(config.MAX_N + 1) if is_breadth(n) or is_small(n)}}
 
 
+def _cold_small(n, board, result, method, constraints):
+    """Whether a total count of ``n`` past :func:`is_small` is still cheaper in the kernel
+    that compiles fastest: at most ``config.COLD_DIRECT_SOLUTIONS`` solutions, and the
+    symmetric kernel it would run still to compile (seconds, against a fraction of one)."""
+    return (board is QUEEN and result == "total" and method == "symmetric"
+            and constraints is None
+            and (known_total(n) or 2**64) <= config.COLD_DIRECT_SOLUTIONS
+            and not _kernels.is_ready("symmetric"))
+
+
 def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
                prefix_depth=None, n_threads=1, checkpoint=None, shortcuts=True, device="cpu",
                gpu_usable=None):
@@ -549,6 +559,8 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
         shortcut = "breadth"  # the solutions by NumPy, classified by D4
     elif (shortcut == "breadth" and n >= config.SMALL_OVER_BREADTH_MIN_N
           and ("small", board.flag, constraints is not None) in loaded):
+        shortcut = "small"
+    elif shortcut is None and shortcuts and _cold_small(n, board, result, method, constraints):
         shortcut = "small"
     if shortcut == "breadth" or (shortcut == "small" and result == "total"):
         return CountPlan(engine=shortcut, **plan)

@@ -35,6 +35,13 @@ TASK_SECONDS = 0.05
 #: compile, and 0.73 s against 1.00 s once compiled.
 DIRECT_SOLUTIONS = 400_000
 
+#: A first count of a board with at most this many solutions (n = 15), while the symmetric
+#: kernel is neither loaded in the process nor in numba's cache, runs in the kernel of
+#: :data:`DIRECT_SOLUTIONS` too: measured in fresh processes on 2 cores, `count_solutions(15)`
+#: took 1.6-2.1 s that way against 6.4-7.0 s with the symmetric kernel to compile; once that
+#: kernel is cached, it counts n = 15 in 0.8-0.9 s against 1.0-1.4 s.
+COLD_DIRECT_SOLUTIONS = 2_300_000
+
 #: Boards up to this order are counted and enumerated by a breadth-first search in NumPy
 #: (``_breadth``: nothing to compile, no numba to import) when no progress bar, checkpoint or
 #: split is asked for: measured at n = 12, a count takes 35 ms and ``solve`` 38 ms there,

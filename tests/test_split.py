@@ -1,10 +1,15 @@
 """The split of a count, checked without threads: what each subproblem counts adds up."""
+import os
 import pickle
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
 
 from nqueens_numba import _kernels, _split, config, symmetry
+from nqueens_numba.board import board_of
 from nqueens_numba.checkpoint import Checkpoint
 from nqueens_numba.constraints import check_constraints
 
@@ -141,6 +146,7 @@ def test_a_loaded_kernel_is_preferred_to_numpy(monkeypatch):
     import nqueens_numba as nq
 
     monkeypatch.setattr(_kernels, "loaded_counts", set())
+    monkeypatch.setattr(_kernels, "is_ready", lambda *args, **kwargs: True)  # (n = 15)
     assert _split.plan_count(12).engine == "breadth"
     assert _split.plan_count(14).engine == "small"
     allow = check_constraints(12, {0: 1}, None)
@@ -176,6 +182,44 @@ def test_symmetric_prefixes_in_numpy_are_the_kernels(n):
             assert listed.dtype == np.int64 and listed.shape[1] == 3 + depth
             assert (found > most) == (want_found > most)
             assert found > most or found == want_found == len(listed)
+
+
+@pytest.mark.parametrize("ready", [False, True])
+def test_a_first_count_of_15_is_small_while_the_symmetric_kernel_is_to_compile(monkeypatch,
+                                                                                ready):
+    """A total count of n = 15 (config.COLD_DIRECT_SOLUTIONS) runs the kernel that compiles
+    fastest while the symmetric kernel is neither loaded nor cached; anything else keeps
+    the split."""
+    import nqueens_numba as nq
+
+    monkeypatch.setattr(_kernels, "loaded_counts", set())
+    monkeypatch.setattr(_kernels, "is_ready", lambda *args, **kwargs: ready)
+    assert _split.plan_count(15).engine == ("split" if ready else "small")
+    if not ready:
+        assert nq.count_solutions(15) == 2279184
+        assert _split.plan_count(14).engine == "small"
+    for n, keywords in [(16, {}), (15, dict(result="fundamental")),
+                        (15, dict(method="symmetric")), (15, dict(shortcuts=False)),
+                        (15, dict(constraints=check_constraints(15, {0: 1}, None))),
+                        (15, dict(board=board_of("superqueen", False)))]:
+        assert _split.plan_count(n, **keywords).engine == "split", (n, keywords)
+
+
+def test_whether_a_kernel_is_ready_is_read_from_numbas_cache(tmp_path):
+    """``is_ready``: compiled in the process, or found in numba's cache by a new one."""
+    code = textwrap.dedent("""
+        import nqueens_numba as nq
+        from nqueens_numba import _kernels
+        before = _kernels.is_ready("count_rows")
+        nq.count_solutions(13)
+        print(before, _kernels.is_ready("count_rows"), _kernels.is_ready("symmetric"))
+    """)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    runs = [subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                           text=True, timeout=300) for _ in range(2)]
+    assert [run.returncode for run in runs] == [0, 0], runs[-1].stderr
+    assert [run.stdout.split() for run in runs] == [["False", "True", "False"],
+                                                    ["True", "True", "False"]]
 
 
 def test_a_loaded_small_kernel_is_preferred_to_numpy(monkeypatch):

@@ -123,8 +123,8 @@ _ENTRIES = {
 
 __all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "apart",
            "cache_directory", "cache_of", "compiling", "entry", "has", "images",
-           "interrupts_deferred", "is_ours", "loaded_counts", "notice", "said_compiling",
-           "say"]
+           "interrupts_deferred", "is_ours", "is_ready", "loaded_counts", "notice",
+           "said_compiling", "say"]
 
 #: The count kernels compiled or loaded in this process, as ``(method, board flag,
 #: constrained)`` (method ``"small"``: the plainest count, ``count_rows``): added by the runs
@@ -275,6 +275,19 @@ def _install_first_compile_notice():
 def has(job, board=None, constrained=False):
     """Whether :func:`entry` has a kernel of ``job`` on ``board`` (without loading it)."""
     return (job, 0 if board is None else board.flag, bool(constrained)) in _ENTRIES
+
+
+def is_ready(job, board=None, constrained=False):
+    """Whether the kernel of ``job`` (as :func:`entry`) needs no compile: compiled in this
+    process, or in numba's cache for its source as it is now. ``True`` when that cannot be
+    told (a cache numba lays out otherwise): the caller then does as if it were."""
+    kernel = entry(job, board, constrained)
+    if getattr(kernel, "signatures", None):
+        return True
+    try:
+        return bool(kernel._cache._cache_file._load_index())  # (empty: none, or stale)
+    except Exception:  # noqa: BLE001 - numba's private layout: assume ready
+        return True
 
 
 def entry(job, board=None, constrained=False):
