@@ -15,7 +15,7 @@ Measured:
 
 * a cached numba kernel: ``import numba`` and the first call of a one-line kernel, the floor
   of every warm command that calls one;
-* ``nqueens count 12``, ``13``, ``14`` and ``16``, ``nqueens count 13 --fundamental``;
+* ``nqueens count 12``, ``13``, ``14``, ``15`` and ``16``, ``nqueens count 13 --fundamental``;
 * ``solve(13)`` and ``estimate_count(20, samples=10**5)``;
 * a first script that calls each main feature once (counts of n = 12 and 6, ``solve(8)``, a
   count with a pre-placed queen, the fundamental count and solutions of n = 8,
@@ -73,6 +73,7 @@ COMMANDS = {
     "nqueens count 12": CLI + ["count", "12"],
     "nqueens count 13": CLI + ["count", "13"],
     "nqueens count 14": CLI + ["count", "14"],
+    "nqueens count 15": CLI + ["count", "15"],
     "nqueens count 16": CLI + ["count", "16"],
     "count 13 --fundamental": CLI + ["count", "13", "--fundamental"],
     "solve(13)": [sys.executable, "-c", "import nqueens_numba as nq; nq.solve(13)"],
