@@ -150,6 +150,10 @@ def test_board_grid_renders_and_truncates():
     assert "grid-template-columns:repeat(6, max-content)" in fixed  # exactly 6 per line
     huge = nq.BoardGrid(nq.construct(1001))._repr_html_()
     assert "<svg" not in huge and "too large" in huge and len(huge) < 500
+    for past in (nq.BoardGrid(nq.construct(200_000)),  # past to_svg's and attacks' limits:
+                 nq.BoardGrid(nq.construct(20_000), attacks=True)):  # nothing drawn
+        assert "too large for a grid" in past._repr_html_()
+    assert repr(nq.BoardGrid(sols, max_boards=0)) == "(showing 0 of 14200)"
     text = repr(grid)
     assert text.count("#") == 24 and text.endswith("(showing 24 of 14200)")
     small = nq.BoardGrid(nq.fundamental_solutions(8), orbit_sizes=nq.orbit_size(
@@ -249,6 +253,8 @@ def test_svg_compact_squares_and_attacks_match_the_square_by_square_drawing():
         w = float(rest.split("v")[0])
         covered[int(y // 10), int(x // 10):int((x + w) // 10)] = True
     assert np.array_equal(covered, hit)
+
+
 def _queen_boxes(ax):
     """Display-space extents of each queen glyph of ``plot_board``'s patch."""
     ax.figure.canvas.draw()
@@ -326,6 +332,28 @@ def test_plot_board_labels():
     ax = nq.plot_board(nq.construct(200))
     assert 200 / len(ax.get_xticklabels()) >= 2  # thinned to fit
     assert max(ax.figure.get_size_inches()) == nq.render.FIGURE_INCHES[1]
+    plt.close("all")
+
+
+def test_plot_board_of_a_large_board_marks_its_queens():
+    """Squares under FINE_SQUARE_PIXELS: one colour, and a mark per queen that stays
+    visible; past MAX_SVG_N a ValueError, not an n x n array."""
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    queens = nq.construct(2000)
+    ax = nq.plot_board(queens)
+    marks = next(c for c in ax.collections if c.get_gid() == "queens")
+    assert np.array_equal(marks.get_offsets(), np.column_stack([queens, np.arange(2000)]))
+    side = np.sqrt(marks.get_sizes()[0]) * ax.figure.dpi / 72  # pixels
+    assert side >= nq.render.plot.FINE_SQUARE_PIXELS
+    assert [image.get_array().shape for image in ax.images] == [(1, 1)]
+    ax = nq.plot_board(nq.construct(8))  # squares of many pixels: the chequer and glyphs
+    assert [image.get_array().shape for image in ax.images] == [(8, 8)]
+    assert not ax.collections and ax.patches[0].get_gid() == "queens"
+    with pytest.raises(ValueError, match="n <= 100000, got n=100001"):
+        nq.plot_board(nq.construct(100_001))
     plt.close("all")
 
 
@@ -553,6 +581,8 @@ def test_trace_view_of_a_slice_and_of_bad_events():
     bad["row"][0] = -2
     with pytest.raises(ValueError, match="outside"):
         nq.TraceView(bad)
+    with pytest.raises(ValueError, match=r"one-dimensional, .* got shape \(2, 17\)"):
+        nq.TraceView(events.reshape(2, -1))
 
 
 def test_drawings_read_on_a_dark_page():
@@ -616,7 +646,7 @@ def test_captions_scale_with_small_boards_and_wrap_evenly():
 
 def test_drawing_arguments_of_the_wrong_type_are_type_errors():
     q = [1, 3, 0, 2]
-    for wrong in (1, 2.0, ["index"]):
+    for wrong in (1, 2.0, ["index"], np.array([1, 2]), np.array(["chess"])):
         with pytest.raises(TypeError, match="coordinates must be"):
             nq.to_svg(q, coordinates=wrong)
     assert nq.to_svg(q, coordinates=np.True_) == nq.to_svg(q, coordinates=True)

@@ -82,15 +82,15 @@ def coordinate_style(value):
     ``n .. 1`` from the top) or ``False``; returns ``"index"``, ``"chess"`` or ``None``."""
     if isinstance(value, np.bool_):
         value = bool(value)
+    if not isinstance(value, (bool, str, type(None))):
+        raise TypeError(f"coordinates must be True, False, 'index' or 'chess', got "
+                        f"{type(value).__name__}")
     if value is True or value == "index":
         return "index"
     if value is False or value is None:
         return None
-    if isinstance(value, str) and value == "chess":
+    if value == "chess":
         return "chess"
-    if not isinstance(value, str):
-        raise TypeError(f"coordinates must be True, False, 'index' or 'chess', got "
-                        f"{type(value).__name__}")
     raise ValueError(f"coordinates must be True, False, 'index' or 'chess', got {value!r}")
 
 

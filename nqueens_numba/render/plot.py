@@ -7,11 +7,17 @@ import numpy as np
 from ..board import board_of
 from ._common import (ATTACKED, DARK, LIGHT, QUEEN, as_placements, check_attacks,
                       coordinate_style, label_step, labels)
+from .svg import MAX_SVG_N
 
 __all__ = ["plot_board", "heatmap", "pyplot_for"]
 
 #: Default size of :func:`plot_board`'s figure: 0.4 inch per square, within these bounds.
 FIGURE_INCHES = (2.0, 8.0)
+
+#: Squares smaller than this many pixels in the axes are not drawn one by one: the board is
+#: one colour between light and dark (a chequer finer than the pixels only makes moiré), and
+#: its queens are square marks of at least this size (glyphs would vanish).
+FINE_SQUARE_PIXELS = 3.0
 
 #: Smallest row and column labels, in points: readable in print and on screen (labels that
 #: would overlap at this size are thinned instead).
@@ -85,16 +91,19 @@ def plot_board(queens, ax=None, *, attacks=False, coordinates=True, piece="queen
     ImportError
         If matplotlib is not installed (``pip install "nqueens_numba[notebook]"``).
     TypeError, ValueError
-        As :func:`to_svg`; ``TypeError`` also for an ``ax`` that is not an ``Axes``.
+        As :func:`to_svg` (``ValueError`` for boards of more than ``MAX_SVG_N`` (100,000)
+        rows); ``TypeError`` also for an ``ax`` that is not an ``Axes``.
 
     Notes
     -----
     Queens are one patch of glyph outlines in data coordinates, each 0.8 of a square: they
     stay inside their squares at any figure size, in subplot grids and when the figure is
-    resized. Label sizes follow the size of a square in the axes when drawn.
+    resized. Label sizes follow the size of a square in the axes when drawn. A board whose
+    squares are smaller than ``FINE_SQUARE_PIXELS`` (3) in the axes when drawn is one
+    colour, its queens square marks of that size at least.
     """
     plt = pyplot_for("plot_board")
-    from matplotlib.colors import ListedColormap
+    from matplotlib.colors import LinearSegmentedColormap, ListedColormap
     from matplotlib.patches import PathPatch
     from matplotlib.path import Path
 
@@ -102,19 +111,30 @@ def plot_board(queens, ax=None, *, attacks=False, coordinates=True, piece="queen
     style = coordinate_style(coordinates)
     rules = board_of(piece, torus)
     n = len(q)
+    if n > MAX_SVG_N:
+        raise ValueError(f"plot_board draws boards of n <= {MAX_SVG_N}, got n={n}: a drawing "
+                         f"that large shows nothing; check it with is_solution")
     attacks = check_attacks(attacks, n)
     ax = _new_axes(plt, n) if ax is None else _check_axes(ax)
     extent = (-0.5, n - 0.5, n - 0.5, -0.5)
-    pattern = (np.add.outer(np.arange(n), np.arange(n)) % 2).astype(float)
+    bbox = ax.get_window_extent()
+    square = min(bbox.width, bbox.height) / max(n, 1)  # pixels
+    fine = square < FINE_SQUARE_PIXELS
     if n:  # (the empty board: no squares, and no zero-width image for matplotlib to warn of)
-        ax.imshow(pattern, cmap=ListedColormap([LIGHT, DARK]), extent=extent, vmin=0, vmax=1,
-                  interpolation="nearest")
+        pattern = (np.zeros((1, 1)) + 0.5 if fine
+                   else (np.add.outer(np.arange(n), np.arange(n)) % 2).astype(float))
+        ax.imshow(pattern, cmap=LinearSegmentedColormap.from_list("board", [LIGHT, DARK]),
+                  extent=extent, vmin=0, vmax=1, interpolation="nearest")
     if attacks and n:
         overlay = np.where(rules.attacked(q), 1.0, np.nan)
         ax.imshow(overlay, cmap=ListedColormap([ATTACKED]), alpha=0.35, extent=extent,
                   interpolation="nearest")
     rows = np.flatnonzero(q >= 0)
-    if len(rows):
+    if len(rows) and fine:  # marks of FINE_SQUARE_PIXELS at least, in points
+        side = max(square * 0.8, FINE_SQUARE_PIXELS) * 72 / ax.figure.dpi
+        ax.scatter(q[rows], rows, s=side ** 2, marker="s", c="#111", linewidths=0,
+                   gid="queens")
+    elif len(rows):
         glyph = _queen_glyph()
         paths = [Path(glyph.vertices * 0.8 + [q[r], r], glyph.codes) for r in rows]
         ax.add_patch(PathPatch(Path.make_compound_path(*paths), facecolor="#111",

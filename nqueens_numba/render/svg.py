@@ -333,6 +333,10 @@ class BoardGrid:
     def _repr_html_(self):
         if not len(self.solutions):
             return "<div><em>no solutions</em></div>"
+        if self.solutions.shape[1] > GRID_MAX_N:  # (said before any board is drawn)
+            return (f"<div><em>{len(self.solutions)} board(s) of n = "
+                    f"{self.solutions.shape[1]}: too large for a grid (n &lt;= {GRID_MAX_N}); "
+                    f"draw one with to_svg or plot_board</em></div>")
         cells = []
         for i in range(self.shown):
             svg = to_svg(self.solutions[i], cell=self.cell, coordinates=False,
@@ -345,11 +349,6 @@ class BoardGrid:
         else:  # exactly ``columns`` boards per line
             layout = f"display:grid;grid-template-columns:repeat({self.columns}, max-content)"
         grid = f'<div style="{layout};gap:8px">{"".join(cells)}</div>'
-        if self.solutions.shape[1] > GRID_MAX_N:
-            grid = (f"<div><em>{len(self.solutions)} board(s) of n = "
-                    f"{self.solutions.shape[1]}: too large for a grid (n &lt;= {GRID_MAX_N}); "
-                    f"draw one with to_svg or plot_board</em></div>")
-            return grid
         note = self.note()
         if note:
             grid += f'<div style="font:12px sans-serif"><em>{html.escape(note)}</em></div>'
@@ -360,9 +359,8 @@ class BoardGrid:
             return "(no solutions)"
         parts = [self._caption(i) + "\n" + text_board(self.solutions[i])
                  for i in range(self.shown)]
-        text = "\n\n".join(parts)
         note = self.note()
-        return text + (f"\n\n({note})" if note else "")
+        return "\n\n".join(parts + ([f"({note})"] if note else []))
 
     def _repr_pretty_(self, printer, cycle):
         printer.text(repr(self))

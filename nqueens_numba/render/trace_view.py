@@ -60,6 +60,9 @@ class TraceView:
         if not (isinstance(events, np.ndarray) and events.dtype.names is not None
                 and {"kind", "row", "column"} <= set(events.dtype.names)):
             raise TypeError("events must be the structured array returned by trace()")
+        if events.ndim != 1:
+            raise ValueError(f"events must be one-dimensional, as trace() returns them, got "
+                             f"shape {events.shape}")
         recorded = (events.dtype.metadata or {}).get("n")
         if n is None:
             if recorded is None:
