@@ -121,8 +121,11 @@ def progress_bar(total, initial, desc, unit="subproblem", disable=False, bar_for
 
 
 def cache_directory():
-    """Where numba caches the kernels (:func:`nqueens_numba._kernels.cache_directory`)."""
-    return _kernels.cache_directory()
+    """Where numba caches the kernels: the folder of the plainest count's kernel, as the
+    compile notices name it (:func:`nqueens_numba._kernels.cache_of`; it loads numba)."""
+    kernel = _kernels.entry("count_rows")
+    return getattr(getattr(kernel, "_cache", None), "_cache_path",
+                   None) or _kernels.cache_directory()
 
 
 @contextmanager

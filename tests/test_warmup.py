@@ -21,6 +21,8 @@ def test_warmup_runs_every_feature(capsys):
     assert main(["warmup"]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"kernels of {len(features)} features compiled or loaded; cached in")
+    folder = out.rstrip("\n").rsplit("cached in ", 1)[1]  # the folder numba chose
+    assert any(name.startswith("count.") for name in os.listdir(folder)), folder
 
 
 @pytest.mark.slow
