@@ -6,13 +6,13 @@ renamed over the target only when complete, and removed if the writing fails or 
 interrupted, so the target never holds a partial file.
 """
 import io
-import json
 import os
 
 import numpy as np
 
 from ._files import atomic_file
-from .render import format_text, to_boards
+from .render import format_text
+from .render.text import board_rows
 
 __all__ = ["FORMATS", "SUFFIXES", "format_for", "is_binary", "write_solutions"]
 
@@ -91,6 +91,41 @@ def write_solutions(target, chunks, n, fmt, total=None):
     return written
 
 
+#: The columns as they stand in a CSV line: before a comma, and last on the line (``S3``).
+_CSV_FIELDS = np.array([f"{c}," for c in range(128)], dtype="S3")
+_CSV_LAST = np.array([f"{c}\n" for c in range(128)], dtype="S3")
+
+
+def _csv_lines(chunk):
+    """The CSV lines of a ``(k, n)`` int8 chunk, built as one array (a line per solution:
+    ``"1,3,0,2\n"``)."""
+    k, n = chunk.shape
+    if n == 0:
+        return "\n" * k
+    fields = np.empty((k, n), dtype="S3")
+    fields[:, :-1] = _CSV_FIELDS[chunk[:, :-1]]
+    fields[:, -1] = _CSV_LAST[chunk[:, -1]]
+    return fields.tobytes().replace(b"\0", b"").decode("ascii")  # (one-digit columns' pad)
+
+
+def _json_boards(chunk):
+    """The boards of a ``(k, n)`` int8 chunk (``k >= 1``) as JSON lists of strings, joined by
+    ``", "``, built as one array: what ``", ".join(map(json.dumps, to_boards(chunk)))``
+    gives."""
+    k, n = chunk.shape
+    if n == 0:
+        return ", ".join(["[]"] * k)
+    rows = board_rows(chunk).view(np.uint8).reshape(k, n, n)
+    step = n + 4  # a row and the '", "' after it
+    boards = np.empty((k, 2 + n * step), dtype=np.uint8)
+    boards[:, :2] = np.frombuffer(b'["', dtype=np.uint8)
+    segments = boards[:, 2:].reshape(k, n, step)
+    segments[:, :, :n] = rows
+    segments[:, :, n:] = np.frombuffer(b'", "', dtype=np.uint8)
+    boards[:, -4:] = np.frombuffer(b'"], ', dtype=np.uint8)  # the last row's end, the next
+    return boards.tobytes()[:-2].decode("ascii")              # board's separator
+
+
 def _write(file, chunks, n, fmt, total):
     written = 0
     if fmt == "npy":
@@ -110,11 +145,10 @@ def _write(file, chunks, n, fmt, total):
         elif fmt == "text":
             file.write(format_text(chunk))
         elif fmt == "json":
-            boards = to_boards(chunk)
-            if boards:
-                file.write((", " if written else "") + ", ".join(map(json.dumps, boards)))
+            if len(chunk):
+                file.write((", " if written else "") + _json_boards(chunk))
         else:
-            file.write("".join(",".join(map(str, row)) + "\n" for row in chunk.tolist()))
+            file.write(_csv_lines(chunk))
         written += len(chunk)
     if fmt == "json":
         file.write("]\n")

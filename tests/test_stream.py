@@ -290,6 +290,21 @@ def test_cli_output_with_limit(tmp_path):
     np.testing.assert_array_equal(np.load(path), nq.solve(10)[:5])
 
 
+@pytest.mark.parametrize("n", [0, 1, 4, 10, 11, 12, 63])
+def test_text_csv_and_json_are_written_as_joined_strings_would_be(n):
+    """The formats built as arrays (fast) are the text a join of Python strings gives."""
+    rng = np.random.default_rng(n)
+    chunk = np.array([rng.permutation(n) for _ in range(7)], dtype=np.int8).reshape(7, n)
+    for fmt, expected in [
+            ("text", "".join("".join(row + "\n" for row in board) + "\n"
+                             for board in nq.to_boards(chunk))),
+            ("csv", "".join(",".join(map(str, row)) + "\n" for row in chunk.tolist())),
+            ("json", "[" + ", ".join(map(json.dumps, nq.to_boards(chunk))) + "]\n")]:
+        out = io.StringIO()
+        assert export.write_solutions(out, [chunk[:3], chunk[3:3], chunk[3:]], n, fmt) == 7
+        assert out.getvalue() == expected, fmt
+
+
 def test_cli_csv_to_stdout(capsys):
     assert main(["solve", "6", "--format", "csv"]) == 0
     assert capsys.readouterr().out == "1,3,5,0,2,4\n2,5,1,4,0,3\n3,0,4,1,5,2\n4,2,0,5,3,1\n"

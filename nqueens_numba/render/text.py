@@ -122,8 +122,12 @@ def format_text(solutions):
     ..Q.
     <BLANKLINE>
     """
-    rows = board_rows(as_placements(solutions, 2))
-    return "".join(b"".join(row + b"\n" for row in board).decode() + "\n" for board in rows)
+    arr = as_placements(solutions, 2)
+    k, n = arr.shape
+    lines = np.full((k, n * (n + 1) + 1), ord("\n"), dtype=np.uint8)  # + the blank line
+    squares = lines[:, :n * (n + 1)].reshape(k, n, n + 1)[:, :, :n]  # (a view)
+    squares[...] = board_rows(arr).view(np.uint8).reshape(k, n, n) if n else 0
+    return lines.tobytes().decode("ascii")
 
 
 def text_board(queens):
