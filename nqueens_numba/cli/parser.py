@@ -35,8 +35,9 @@ def build_parser():
         prog="nqueens",
         description=(
             "Count and print the solutions of the n-queens problem: n queens on an n x n "
-            f"board, no two attacking each other (0 <= N <= {config.MAX_N} for count and "
-            f"solve; up to {huge.MAX_HUGE_N:,} for construct and find)."
+            f"board, no two attacking each other (0 <= N <= {config.MAX_N} for count, solve "
+            f"and profile, 1 <= N <= {config.MAX_N} for estimate; up to "
+            f"{huge.MAX_HUGE_N:,} for construct and find)."
         ),
         epilog="Exit status: 0 on success, 2 for bad arguments, 1 for other errors, "
         "130 when interrupted (Ctrl-C), 143 and 129 for SIGTERM and SIGHUP.",
@@ -124,7 +125,8 @@ def build_parser():
     )
     count.add_argument(
         "--gpus", type=int, nargs="+", default=None, metavar="I",
-        help="with --device cuda: the GPUs to use, by number (default: every visible one)",
+        help="with --device cuda or auto: the GPUs to use, by number (default: every visible "
+        "one)",
     )
     count.add_argument(
         "--scheduler", metavar="ADDRESS", default=None,
