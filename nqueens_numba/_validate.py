@@ -183,9 +183,9 @@ def result_size(n, rows, max_bytes, board=""):
         raise MemoryError(
             f"the result would take {size:,} bytes ({rows:,} solution{'s' * (rows != 1)} of "
             f"{n} bytes), more than max_bytes={max_bytes:,} (the default is "
-            f"{config.MEMORY_FRACTION:.0%} of the available memory); stream them with iter_solutions({n}{board}) or "
-            f"save_solutions(path, {n}{board}), count them with count_solutions({n}{board}), "
-            f"or take the first k with limit=k"
+            f"{config.MEMORY_FRACTION:.0%} of the available memory); stream them with "
+            f"iter_solutions({n}{board}) or save_solutions(path, {n}{board}), count them "
+            f"with count_solutions({n}{board}), or take the first k with limit=k"
         )
 
 
