@@ -291,8 +291,11 @@ def test_cli_output_with_limit(tmp_path):
 
 
 @pytest.mark.parametrize("n", [0, 1, 4, 10, 11, 12, 63])
-def test_text_csv_and_json_are_written_as_joined_strings_would_be(n):
-    """The formats built as arrays (fast) are the text a join of Python strings gives."""
+@pytest.mark.parametrize("rows", [2, 65_536])
+def test_text_csv_and_json_are_written_as_joined_strings_would_be(monkeypatch, n, rows):
+    """The formats built as arrays (fast), in parts of ``rows`` solutions, are the text a
+    join of Python strings gives."""
+    monkeypatch.setattr(export, "_TEXT_ROWS", rows)
     rng = np.random.default_rng(n)
     chunk = np.array([rng.permutation(n) for _ in range(7)], dtype=np.int8).reshape(7, n)
     for fmt, expected in [
