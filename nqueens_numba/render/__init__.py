@@ -17,10 +17,11 @@ drawn as the arrays read: row 0 at the top, rows and columns labelled ``0 .. n-1
 (``coordinates="chess"``: files ``a, b, ...`` from the left and ranks ``n .. 1`` from the
 top, as on a chessboard).
 """
-from ._common import ATTACKED, ATTACKS_MAX_N, DARK, LIGHT, MAX_CELL, MAX_CELL_PIXELS, QUEEN
+from ._common import (ATTACKED, ATTACKS_MAX_N, DARK, LIGHT, MAX_CELL, MAX_CELL_PIXELS,
+                      MAX_SVG_N, QUEEN)
 from .plot import FIGURE_INCHES, heatmap, plot_board
-from .svg import (BOARD_PIXELS, GRID_BOARD_PIXELS, GRID_MAX_N, MAX_SVG_N, SQUARES_MAX_N,
-                  BoardGrid, SVGText, show, to_svg)
+from .svg import (BOARD_PIXELS, GRID_BOARD_PIXELS, GRID_MAX_N, SQUARES_MAX_N, BoardGrid,
+                  SVGText, show, to_svg)
 from .text import TEXT_MAX_N, format_board, format_text, to_boards
 from .trace_view import TraceView
 

@@ -22,6 +22,10 @@ MAX_CELL_PIXELS = 10_000
 #: Largest side of a square, in pixels, of a board drawn at a default size.
 MAX_CELL = 48
 
+#: Largest board :func:`~nqueens_numba.render.to_svg` and
+#: :func:`~nqueens_numba.render.plot_board` draw (a drawing that large shows nothing more).
+MAX_SVG_N = 100_000
+
 #: Largest board whose attacked squares are drawn: they are found as an ``(n, n)`` bool
 #: array, 100 MB at n = 10,000 (0.2 s at n = 3,000).
 ATTACKS_MAX_N = 10_000

@@ -5,9 +5,8 @@ import warnings
 import numpy as np
 
 from ..board import board_of
-from ._common import (ATTACKED, DARK, LIGHT, QUEEN, as_placements, check_attacks,
+from ._common import (ATTACKED, DARK, LIGHT, MAX_SVG_N, QUEEN, as_placements, check_attacks,
                       coordinate_style, label_step, labels)
-from .svg import MAX_SVG_N
 
 __all__ = ["plot_board", "heatmap", "pyplot_for"]
 

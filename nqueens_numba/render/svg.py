@@ -9,8 +9,9 @@ import numpy as np
 
 from .. import _validate
 from ..board import board_of
-from ._common import (ATTACKED, DARK, INK, LIGHT, PAPER, QUEEN, as_placements, auto_cell,
-                      check_attacks, check_cell, coordinate_style, label_step, labels)
+from ._common import (ATTACKED, DARK, INK, LIGHT, MAX_SVG_N, PAPER, QUEEN, as_placements,
+                      auto_cell, check_attacks, check_cell, coordinate_style, label_step,
+                      labels)
 from .text import text_board
 
 __all__ = ["to_svg", "SVGText", "show", "BoardGrid"]
@@ -29,8 +30,6 @@ SQUARES_MAX_N = 32
 #: as dots already; larger ones only make the page heavy).
 GRID_MAX_N = 1000
 
-#: Largest board :func:`to_svg` draws (its queens are one path of ``n`` squares).
-MAX_SVG_N = 100_000
 
 
 class SVGText(str):
