@@ -6,6 +6,7 @@ import os
 import re
 import secrets
 import stat
+import sys
 from contextlib import contextmanager
 
 __all__ = ["atomic_file", "check_target", "probe_directory", "remove_stale_temporaries",
@@ -110,8 +111,23 @@ def atomic_file(path, binary=False, keep_on_stop=False):
     name, in_place = check_target(path)
     mode, options = ("wb", {}) if binary else ("w", {"encoding": "utf-8"})
     if in_place:
-        # Appending: ``/dev/stdout`` may lead to a regular file (``>> log``), which ``w``
-        # would truncate; for pipes and devices the two are the same.
+        descriptor = _descriptor_of(name)
+        if descriptor is not None:
+            # One of this process's descriptors (``/dev/stdout``): written through it, at
+            # its position, which what the process writes next shares (opened anew, the
+            # file would get a position of its own, and what comes after the solutions
+            # in a file that ``>`` made would overwrite them).
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    if stream is not None and stream.fileno() == descriptor:
+                        stream.flush()  # what was printed before comes first
+                except (OSError, ValueError):  # (no descriptor; a closed stream)
+                    pass
+            with open(os.dup(descriptor), mode, **options) as file:
+                yield file
+            return
+        # Appending: a path that leads to a regular file (``>> log``), which ``w`` would
+        # truncate; for pipes and devices the two are the same.
         with open(name, mode.replace("w", "a"), **options) as file:
             yield file
         return
@@ -149,6 +165,26 @@ def atomic_file(path, binary=False, keep_on_stop=False):
     finally:
         _pending.discard(tmp)
     _sync_directory(directory)
+
+
+#: The names of an open descriptor of the process: ``/dev/stdout``, ``/dev/fd/3``, ...
+_DESCRIPTOR_NAME = re.compile(r"/(?:dev/fd|proc/self/fd)/(\d+)")
+_STANDARD = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+
+
+def _descriptor_of(name):
+    """The descriptor of this process that ``name`` names (``/dev/stdout``: 1), if it is
+    open; else ``None``."""
+    name = os.path.normpath(os.fsdecode(name))
+    match = _DESCRIPTOR_NAME.fullmatch(name)
+    descriptor = _STANDARD.get(name, int(match.group(1)) if match else None)
+    if descriptor is None:
+        return None
+    try:
+        os.fstat(descriptor)
+    except OSError:  # (closed)
+        return None
+    return descriptor
 
 
 def _sync_directory(directory):

@@ -457,6 +457,30 @@ def test_dev_stdout_appends_to_a_redirected_file(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["log"]
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="needs /dev/stdout")
+def test_dev_stdout_shares_the_position_of_the_process_output(tmp_path):
+    """Written through the process's own descriptor: what is printed before and after, in a
+    file that ``>`` made, keeps its order (opened anew, the file had a position of its own
+    and what came after the solutions overwrote them)."""
+    code = textwrap.dedent("""
+        import sys
+        import nqueens_numba as nq
+        print("before")  # (not flushed: the save flushes it)
+        print(nq.save_solutions("/dev/stdout", 4, format="csv"))
+        nq.save_solutions("/dev/fd/1", 4, format="csv")
+        print("after")
+    """)
+    with open(tmp_path / "out", "w") as out:
+        subprocess.run([sys.executable, "-c", code], stdout=out, check=True, timeout=300)
+    assert (tmp_path / "out").read_text() == ("before\n1,3,0,2\n2,0,3,1\n2\n1,3,0,2\n"
+                                              "2,0,3,1\nafter\n")
+    with open(tmp_path / "cli", "w") as out:
+        subprocess.run(["sh", "-c", "echo header; \"$@\"; echo footer", "sh", *CLI, "solve",
+                        "4", "-f", "csv", "-o", "/dev/stdout"], stdout=out, check=True,
+                       timeout=300)
+    assert (tmp_path / "cli").read_text() == "header\n1,3,0,2\n2,0,3,1\nfooter\n"
+
+
 def test_trailing_separator_and_symlink_loop_are_refused(tmp_path):
     existing = tmp_path / "x.csv"
     existing.write_text("old\n")
