@@ -196,6 +196,15 @@ def executor_of(plan, n_threads, devices=None):
     return _runner.LocalThreads(n_threads)
 
 
+def _lost(plan):
+    """What an interruption of ``plan``'s engine without a split loses, as a count's
+    interruption says it (:meth:`nqueens_numba._runner.Tracker.interrupted`)."""
+    resumable = plan.result in ("total", "fundamental") and plan.engine in ("small", "breadth")
+    return (f"count of n={plan.n}{plan.board.keywords} interrupted; " +
+            ("the work done is lost: count with checkpoint=FILE to be able to resume"
+             if resumable else "nothing is returned"))
+
+
 def run_plan(plan, executor, *, progress=False, checkpoint=None, save_every=None):
     """What ``plan`` (a :class:`~nqueens_numba._split.CountPlan`) asks for, by the engine it
     chose; a split runs on ``executor`` (:class:`~nqueens_numba._runner.LocalThreads`, or the
@@ -205,7 +214,8 @@ def run_plan(plan, executor, *, progress=False, checkpoint=None, save_every=None
     counts by first-row column (``(n,)`` int64), as ``plan.result`` says.
     """
     if plan.engine != "split":
-        return _ENGINES[plan.engine](plan, executor.threads, progress)
+        with _progress.interruption_says(_lost(plan)):
+            return _ENGINES[plan.engine](plan, executor.threads, progress)
     if plan.device == "cpu":  # the estimate is of this machine's CPU time
         warn_if_long(plan, executor.threads, checkpoint is not None)
     split = plan.split

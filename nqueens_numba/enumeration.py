@@ -384,7 +384,14 @@ def fundamental_solutions(n, *, n_threads=None, piece="queen", torus=False):
     board = board_of(piece, torus)
     with _progress.interruption_says(f"fundamental_solutions({n}{_keywords(board, None)}) "
                                      f"interrupted: nothing is returned"):
-        sols = _solve(n, None, n_threads, _validate.max_bytes(None), None, board, False)
+        return _canonical(_solve(n, None, n_threads, _validate.max_bytes(None), None, board,
+                                 False))
+
+
+def _canonical(sols):
+    """The canonical forms among ``sols``, every solution of a board in lexicographic
+    order."""
+    n = sols.shape[1]
     if n == 0:
         return sols
     # A canonical form has 2 * q[0] <= n - 1 (flip_h maps q[0] to n - 1 - q[0]); those rows

@@ -196,6 +196,25 @@ def test_an_interrupted_enumeration_says_what_it_kept(monkeypatch, tmp_path):
         nq.save_solutions(io.StringIO(), 13)
 
 
+def test_an_interrupted_count_without_a_split_says_what_it_lost(monkeypatch):
+    """The kernel that compiles fastest (n = 13, 14) and the classification of
+    fundamental_solutions stop with words, as a split's count does."""
+    from nqueens_numba import enumeration
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_kernels, "loaded_counts", set())
+    monkeypatch.setattr(_kernels, "_count_rows", interrupted)
+    with pytest.raises(KeyboardInterrupt, match=r"^count of n=14 interrupted; the work done "
+                                                r"is lost: count with checkpoint=FILE"):
+        nq.count_solutions(14)
+    monkeypatch.setattr(enumeration.symmetry, "is_canonical", interrupted)
+    with pytest.raises(KeyboardInterrupt, match=r"^fundamental_solutions\(8\) interrupted: "
+                                                r"nothing is returned$"):
+        nq.fundamental_solutions(8)
+
+
 def test_an_interrupted_occupancy_says_how_far_it_got(monkeypatch):
     calls = []
     original = nq.structure.count_solutions
