@@ -35,11 +35,16 @@ def check_devices(devices):
     GPU numbers, 0 or more; returns a tuple of ints (or ``None``)."""
     if devices is None:
         return None
-    if isinstance(devices, (str, bytes)) or not hasattr(devices, "__iter__"):
-        raise TypeError(f"devices must be a list of GPU numbers (ints), got "
-                        f"{type(devices).__name__}")
+    wrong = TypeError(f"devices must be a list of GPU numbers (ints), got "
+                      f"{type(devices).__name__}")
+    if isinstance(devices, (str, bytes)):
+        raise wrong
+    try:
+        items = list(devices)
+    except TypeError:  # (not iterable; a 0-d NumPy array)
+        raise wrong from None
     ids = tuple(_validate.in_range(d, "devices", 0, what="a GPU number, 0 or more")
-                for d in devices)
+                for d in items)
     if not ids:
         raise ValueError("devices must name at least one GPU (None: every visible GPU)")
     if len(set(ids)) != len(ids):

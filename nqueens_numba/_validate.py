@@ -12,9 +12,9 @@ import numpy as np
 
 from . import config
 
-__all__ = ["integer", "flag", "flags", "choice", "in_range", "seconds", "positive_number", "board_order", "threads",
-           "limit", "max_bytes", "result_size", "integer_array", "holds_bool", "placement_dtype",
-           "max_threads"]
+__all__ = ["integer", "flag", "flags", "choice", "in_range", "seconds", "path", "positive_number",
+           "board_order", "threads", "limit", "max_bytes", "result_size", "integer_array",
+           "holds_bool", "placement_dtype", "max_threads"]
 
 
 def integer(value, name):
@@ -78,6 +78,15 @@ def seconds(value, name):
     if not value >= 0:
         raise ValueError(f"{name} must be 0 or more seconds, got {value}")
     return float(value)
+
+
+def path(value, name):
+    """A file's path: ``str``, ``bytes`` or ``os.PathLike``, returned as a ``str``;
+    ``TypeError`` for anything else."""
+    if not isinstance(value, (str, bytes, os.PathLike)):
+        raise TypeError(f"{name} must be a file's path (str, bytes or os.PathLike), got "
+                        f"{type(value).__name__}")
+    return os.fsdecode(os.fspath(value))
 
 
 def positive_number(value, name, unit):
@@ -248,6 +257,9 @@ def integer_array(values, empty_dtype=np.int64, name="queens"):
             return np.array(values, dtype=object).astype(np.int64)
         except OverflowError:
             return None
+        except (TypeError, ValueError):  # (an object array of lists of other lengths)
+            raise ValueError(f"{name} must be a list or array of integers with rows of "
+                             f"equal length, got rows of different lengths") from None
     if arr.dtype.kind not in "iu":
         raise TypeError(f"{name} must hold integers, got dtype {arr.dtype}")
     return arr

@@ -302,7 +302,10 @@ def board_of(piece="queen", torus=False):
     ``ValueError`` for another piece, or for toroidal superqueens (their knight moves would
     wrap across the first and last rows too, which the row-by-row search does not see).
     """
-    return _EXACT.get((type(piece), piece, type(torus), torus)) or _checked(piece, torus)
+    try:
+        return _EXACT.get((type(piece), piece, type(torus), torus)) or _checked(piece, torus)
+    except TypeError:  # (unhashable: a list, an array)
+        return _checked(piece, torus)
 
 
 def _checked(piece, torus):

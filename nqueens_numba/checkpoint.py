@@ -33,6 +33,7 @@ from datetime import datetime, timezone
 
 import numpy as np
 
+from . import _validate
 from ._files import atomic_file, lock_beside, probe_directory, remove_stale_temporaries, unlock
 
 __all__ = ["Checkpoint", "CheckpointError", "status", "split_record", "recorded_depth"]
@@ -365,7 +366,7 @@ def status(path):
     >>> info["n"], info["complete"], info["partial_count"], info["fraction_done"]
     (12, True, 14200, 1.0)
     """
-    name = os.fsdecode(os.fspath(path))
+    name = _validate.path(path, "path")
     _check_stat(name, name)
     if not os.path.exists(name):
         raise FileNotFoundError(errno.ENOENT, "no such checkpoint file", name)

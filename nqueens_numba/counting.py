@@ -156,7 +156,7 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     n_threads = _validate.threads(n_threads)
     fundamental, progress = _validate.flags(fundamental=fundamental, progress=progress)
     if checkpoint is not None:
-        checkpoint = os.fspath(checkpoint)
+        checkpoint = _validate.path(checkpoint, "checkpoint")
     if checkpoint_every is not None:
         checkpoint_every = _validate.seconds(checkpoint_every, "checkpoint_every")
         if checkpoint is None:

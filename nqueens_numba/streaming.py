@@ -227,6 +227,9 @@ def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_thre
                             piece=piece, torus=torus)
     if isinstance(path_or_file, (str, bytes, os.PathLike)):
         check_target(path_or_file)  # a bad path fails now, not after the search
+    elif not callable(getattr(path_or_file, "write", None)):
+        raise TypeError(f"path_or_file must be a path or an open file, got "
+                        f"{type(path_or_file).__name__}")
     if format is None:
         format = export.format_for(path_or_file)
         if format is None:

@@ -217,6 +217,23 @@ def test_is_solution_rejects_non_integers(bad):
         nq.is_solution(bad)
 
 
+def test_paths_boards_and_ragged_object_arrays_get_errors_that_name_them(tmp_path):
+    for wrong in (5, True, ["a.json"]):
+        with pytest.raises(TypeError, match="checkpoint must be a file's path"):
+            nq.count_solutions(8, checkpoint=wrong)
+    with pytest.raises(TypeError, match="path must be a file's path"):
+        nq.checkpoint.status(None)
+    with pytest.raises(TypeError, match="path_or_file must be a path or an open file"):
+        nq.save_solutions(5, 6)
+    for piece, torus, match in [([], False, "piece must be a string"),
+                                ("queen", [], "torus must be True or False"),
+                                ("queen", np.array([True]), "torus must be True or False")]:
+        with pytest.raises(TypeError, match=match):
+            nq.solve(6, piece=piece, torus=torus)
+    with pytest.raises(ValueError, match="rows of equal length"):
+        nq.is_solution(np.array([[1, 2], [3]], dtype=object))
+
+
 def test_is_solution_rejects_wrong_shape():
     with pytest.raises(ValueError, match="shape"):
         nq.is_solution([[1, 3, 0, 2]])

@@ -298,6 +298,8 @@ def test_device_is_validated(device, error, match):
 
 @pytest.mark.parametrize("devices, error, match", [
     ("0", TypeError, "list of GPU numbers"),
+    (np.array(5), TypeError, "list of GPU numbers"),
+    (5, TypeError, "list of GPU numbers"),
     ([-1], ValueError, "GPU number, 0 or more"),
     ([1.0], TypeError, "integer"),
     ([], ValueError, "at least one"),

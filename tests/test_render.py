@@ -650,6 +650,14 @@ def test_drawing_arguments_of_the_wrong_type_are_type_errors():
         with pytest.raises(TypeError, match="coordinates must be"):
             nq.to_svg(q, coordinates=wrong)
     assert nq.to_svg(q, coordinates=np.True_) == nq.to_svg(q, coordinates=True)
+    for wrong in (True, 5, ["a"]):
+        with pytest.raises(TypeError, match="title must be a string or None, got"):
+            nq.to_svg(q, title=wrong)
+    with pytest.raises(TypeError, match="marked must be a sequence"):
+        nq.to_svg(q, marked=np.array(5))
+    assert nq.to_svg(q, marked=((0, 1) for _ in range(1))) == nq.to_svg(q, marked=[(0, 1)])
+    note = nq.BoardGrid(nq.construct(100_001))._repr_html_()
+    assert "too large to draw (n &lt;= 100000)" in note and "to_svg or" not in note
     empty = nq.TraceView(nq.trace(6)[:0])
     for show in (empty.svg, empty.placement, empty.describe):
         with pytest.raises(ValueError, match="the trace is empty: it has no step to show"):

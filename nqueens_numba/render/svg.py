@@ -90,7 +90,8 @@ def _squares(marked, n):
 
     if marked is None:
         return []
-    if isinstance(marked, (str, bytes)) or not hasattr(marked, "__iter__"):
+    if isinstance(marked, (str, bytes)) or not hasattr(marked, "__iter__") or (
+            isinstance(marked, np.ndarray) and marked.ndim == 0):  # (no items)
         refuse(type(marked).__name__)
     squares = []
     for square in marked:
@@ -151,7 +152,8 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
     ------
     TypeError, ValueError
         As :func:`format_board` (columns in ``-1 .. n-1``); ``TypeError`` for an
-        ``attacks`` that is not ``True`` or ``False``; ``ValueError`` for ``n`` above
+        ``attacks`` that is not ``True`` or ``False`` or a ``title`` that is not a string;
+        ``ValueError`` for ``n`` above
         ``MAX_SVG_N`` (above ``ATTACKS_MAX_N`` with ``attacks``) or an unknown
         ``coordinates``.
 
@@ -183,6 +185,8 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
     board = n * cell
     content = left + board + right
     title_font = min(max(cell * 0.45, 9.0), 18.0)  # captions scale with small boards
+    if title is not None and not isinstance(title, str):
+        raise TypeError(f"title must be a string or None, got {type(title).__name__}")
     lines = [] if title is None else _wrap(_printable(str(title)), max(content, 8 * title_font),
                                            title_font)
     top = (title_font * (0.4 + 1.2 * len(lines)) if lines else above) + (
@@ -332,10 +336,12 @@ class BoardGrid:
     def _repr_html_(self):
         if not len(self.solutions):
             return "<div><em>no solutions</em></div>"
-        if self.solutions.shape[1] > GRID_MAX_N:  # (said before any board is drawn)
-            return (f"<div><em>{len(self.solutions)} board(s) of n = "
-                    f"{self.solutions.shape[1]}: too large for a grid (n &lt;= {GRID_MAX_N}); "
-                    f"draw one with to_svg or plot_board</em></div>")
+        n = self.solutions.shape[1]
+        if n > GRID_MAX_N:  # (said before any board is drawn)
+            how = ("draw one with to_svg or plot_board" if n <= MAX_SVG_N else
+                   f"too large to draw (n &lt;= {MAX_SVG_N}): check them with is_solution")
+            return (f"<div><em>{len(self.solutions)} board(s) of n = {n}: too large for a "
+                    f"grid (n &lt;= {GRID_MAX_N}); {how}</em></div>")
         cells = []
         for i in range(self.shown):
             svg = to_svg(self.solutions[i], cell=self.cell, coordinates=False,
