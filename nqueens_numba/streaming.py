@@ -225,8 +225,9 @@ def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_thre
     chunks = iter_solutions(n, chunk_size=chunk_size, n_threads=n_threads,
                             preplaced=preplaced, blocked=blocked, progress=progress,
                             piece=piece, torus=torus)
+    in_place = None  # (an open file)
     if isinstance(path_or_file, (str, bytes, os.PathLike)):
-        check_target(path_or_file)  # a bad path fails now, not after the search
+        _, in_place = check_target(path_or_file)  # a bad path fails now, not after the search
     elif not callable(getattr(path_or_file, "write", None)):
         raise TypeError(f"path_or_file must be a path or an open file, got "
                         f"{type(path_or_file).__name__}")
@@ -253,7 +254,7 @@ def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_thre
         raise MemoryError(f"n={n} has more than {config.A000170[-1]:.3g} solutions: too many "
                           f"for a file")
     kept = (f"nothing is written ({os.fsdecode(path_or_file)!r} is as it was)"
-            if isinstance(path_or_file, (str, bytes, os.PathLike)) else
+            if in_place is False else  # (a pipe, a device, /dev/stdout: written as it goes)
             "the solutions written so far stay in the file, which holds no whole result")
     try:
         with _progress.interruption_says(f"interrupted: {kept}"):

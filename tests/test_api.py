@@ -230,8 +230,11 @@ def test_paths_boards_and_ragged_object_arrays_get_errors_that_name_them(tmp_pat
                                 ("queen", np.array([True]), "torus must be True or False")]:
         with pytest.raises(TypeError, match=match):
             nq.solve(6, piece=piece, torus=torus)
-    with pytest.raises(ValueError, match="rows of equal length"):
-        nq.is_solution(np.array([[1, 2], [3]], dtype=object))
+    for call in (nq.is_solution, nq.to_boards, nq.format_text, nq.to_svg):
+        with pytest.raises(ValueError, match="rows of equal length"):
+            call(np.array([[1, 2], [3]], dtype=object))
+        with pytest.raises(ValueError, match="rows of equal length"):
+            call([[1, 2], [3]])
 
 
 def test_is_solution_rejects_wrong_shape():
@@ -318,6 +321,8 @@ def test_max_bytes():
         nq.solve(10, max_bytes=1000)
     with pytest.raises(MemoryError, match=r"\(1 solution of 8 bytes\)"):
         nq.solve(8, limit=1, max_bytes=0)
+    with pytest.raises(MemoryError, match=r"take 1 byte \(1 solution of 1 byte\)"):
+        nq.solve(1, max_bytes=0)
     assert nq.solve(10, max_bytes=7240).shape == (724, 10)
     with pytest.raises(MemoryError):
         nq.solve(10, limit=100, max_bytes=999)

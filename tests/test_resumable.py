@@ -194,6 +194,9 @@ def test_an_interrupted_enumeration_says_what_it_kept(monkeypatch, tmp_path):
     with pytest.raises(KeyboardInterrupt,
                        match="^interrupted: the solutions written so far stay in the file"):
         nq.save_solutions(io.StringIO(), 13)
+    with pytest.raises(KeyboardInterrupt,  # (a device or pipe is written as it goes)
+                       match="^interrupted: the solutions written so far stay in the file"):
+        nq.save_solutions(os.devnull, 13, format="csv")
 
 
 def test_an_interrupted_count_without_a_split_says_what_it_lost(monkeypatch):

@@ -48,11 +48,10 @@ def as_placements(solutions, ndim, partial=False, or_one=False):
     With ``partial``, -1 marks a row without a queen; with ``or_one`` (and ``ndim == 2``) one
     placement ``(n,)`` is taken as a set of one.
     """
-    came_as_float = np.asarray(solutions).dtype.kind == "f"
     arr = _validate.integer_array(solutions)
     if arr is None:
         raise ValueError("columns too large for any board")
-    if ndim == 2 and arr.shape == (0,) and came_as_float:
+    if ndim == 2 and arr.shape == (0,) and not isinstance(solutions, np.ndarray):
         arr = arr.reshape(0, 0)  # ``[]``: no solutions
     if or_one and ndim == 2 and arr.ndim == 1:
         arr = arr[None, :]
