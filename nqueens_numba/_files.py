@@ -169,7 +169,7 @@ def atomic_file(path, binary=False, keep_on_stop=False):
 
 #: The names of an open descriptor of the process: ``/dev/stdout``, ``/dev/fd/3``, ...
 _DESCRIPTOR_NAME = re.compile(r"/(?:dev/fd|proc/self/fd)/(\d+)")
-_STANDARD = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+_STANDARD = {"/dev/stdout": 1, "/dev/stderr": 2}
 
 
 def _descriptor_of(name):

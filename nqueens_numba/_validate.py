@@ -190,8 +190,9 @@ def result_size(n, rows, max_bytes, board=""):
     size = rows * n
     if max_bytes is not None and size > max_bytes:
         raise MemoryError(
-            f"the result would take {size:,} byte{'s' * (size != 1)} ({rows:,} solution{'s' * (rows != 1)} of "
-            f"{n} byte{'s' * (n != 1)}), more than max_bytes={max_bytes:,} (the default is "
+            f"the result would take {size:,} byte{'s' * (size != 1)} ({rows:,} "
+            f"solution{'s' * (rows != 1)} of {n} byte{'s' * (n != 1)}), more than "
+            f"max_bytes={max_bytes:,} (the default is "
             f"{config.MEMORY_FRACTION:.0%} of the available memory); stream them with "
             f"iter_solutions({n}{board}) or save_solutions(path, {n}{board}), count them "
             f"with count_solutions({n}{board}), or take the first k with limit=k"

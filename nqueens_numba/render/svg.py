@@ -153,9 +153,8 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
     TypeError, ValueError
         As :func:`format_board` (columns in ``-1 .. n-1``); ``TypeError`` for an
         ``attacks`` that is not ``True`` or ``False`` or a ``title`` that is not a string;
-        ``ValueError`` for ``n`` above
-        ``MAX_SVG_N`` (above ``ATTACKS_MAX_N`` with ``attacks``) or an unknown
-        ``coordinates``.
+        ``ValueError`` for ``n`` above ``MAX_SVG_N`` (above ``ATTACKS_MAX_N`` with
+        ``attacks``) or an unknown ``coordinates``.
 
     Examples
     --------
