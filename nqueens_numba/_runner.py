@@ -262,8 +262,11 @@ class Tracker:
     def interrupted(self):
         """The ``KeyboardInterrupt`` to raise: how far the count got, and how to resume."""
         going = len(self._in_progress())
-        message = (f"count of n={self.n}{self.where} interrupted after {int(self.done.sum())} "
-                   f"of {len(self.done)} subproblems")
+        done = int(self.done.sum())
+        message = (f"count of n={self.n}{self.where} interrupted after {done} of "
+                   f"{len(self.done)} subproblems" if done < len(self.done) else
+                   f"count of n={self.n}{self.where} interrupted once all {done} subproblems "
+                   f"were counted")
         if going:
             message += f" ({going} more in progress)"
         if self.checkpoint is not None:

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import nqueens_numba as nq
-from nqueens_numba import _kernels, _split, config
+from nqueens_numba import _kernels, _runner, _split, config
 from nqueens_numba.board import SUPERQUEEN, TOROIDAL
 from nqueens_numba.checkpoint import CheckpointError, _checksum
 from nqueens_numba.cli import main
@@ -216,6 +216,16 @@ def test_an_interrupted_count_without_a_split_says_what_it_lost(monkeypatch):
     with pytest.raises(KeyboardInterrupt, match=r"^fundamental_solutions\(8\) interrupted: "
                                                 r"nothing is returned$"):
         nq.fundamental_solutions(8)
+
+
+def test_an_interruption_once_every_subproblem_is_counted_says_so():
+    """(A GPU count stopped after its last launch said "after 13 of 13 subproblems".)"""
+    split = _split.count_split(10, "halving", 1)
+    tracker = _runner.Tracker(split)
+    assert " interrupted after 0 of " in str(tracker.interrupted())
+    tracker.done[:] = True
+    assert str(tracker.interrupted()).startswith(
+        f"count of n=10 interrupted once all {len(split.states)} subproblems were counted; ")
 
 
 def test_an_interrupted_occupancy_says_how_far_it_got(monkeypatch):
