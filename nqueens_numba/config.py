@@ -1,8 +1,11 @@
 """Tunables of the search, as module constants.
 
 Change them before calling into the package (for example in a benchmark); the API reads them
-at call time.
+at call time. Those that count or size something, and the numbers of seconds, are checked
+when they are set (``ValueError`` for 0 where 1 or more is needed).
 """
+import numbers
+import sys
 
 #: Largest board order of the bitboard search: an ``int64`` holds the masks of 63 columns.
 MAX_N = 63
@@ -218,3 +221,48 @@ GPU_BLOCKS_PER_SM = 4
 #: measured time per subproblem): the most a Ctrl-C waits for, and the unit of progress and
 #: checkpointing of a GPU count.
 GPU_LAUNCH_SECONDS = 1.0
+
+
+# --------------------------------------------------------------------------- checked changes
+
+#: The tunables that count or size something (1 or more), and the numbers of seconds (0 or
+#: more; ``None``: above 0), checked when they are changed: a 0 or a negative value made
+#: calls fail deep inside (``ZeroDivisionError``, ``IndexError``) or never end.
+_AT_LEAST_ONE = (
+    "TASKS_PER_THREAD", "SOLUTIONS_PER_SUBPROBLEM", "MAX_SPLIT_DEPTH", "MAX_SUBPROBLEMS",
+    "FIRST_BLOCK_ROWS", "MAX_BLOCK_ROWS", "FIRST_CHUNK_ROWS", "COUNT_BUDGET", "STEP_BUDGET",
+    "LOCAL_SEARCH_BUDGET", "WINDOW_PER_THREAD", "SOLVE_WINDOW_PER_THREAD", "QUEUED_BLOCKS",
+    "ESTIMATE_PROBES_PER_STRATUM", "ESTIMATE_CHUNK", "PROFILE_BATCH_SOLUTIONS",
+    "PROFILE_STEPS", "GPU_SPLIT_THREADS", "GPU_BLOCK", "GPU_BLOCKS_PER_SM")
+_SECONDS = {"CHECKPOINT_SECONDS": 0, "JOIN_SECONDS": 0, "DASK_TASK_SECONDS": 0,
+            "LONG_COUNT_SECONDS": 0, "TASK_SECONDS": None, "GPU_LAUNCH_SECONDS": None}
+
+
+def _check(name, value):
+    """``TypeError`` or ``ValueError`` for a value that ``name`` cannot take."""
+    if name in _AT_LEAST_ONE:
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"config.{name} must be an integer, got {type(value).__name__}")
+        if value < 1:
+            raise ValueError(f"config.{name} must be 1 or more, got {value}")
+    elif name in _SECONDS or name == "MEMORY_FRACTION":
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(f"config.{name} must be a number, got {type(value).__name__}")
+        if name == "MEMORY_FRACTION" and not 0 < value <= 1:
+            raise ValueError(f"config.{name} must be above 0 and at most 1, got {value}")
+        if _SECONDS.get(name) == 0 and not value >= 0:
+            raise ValueError(f"config.{name} must be 0 or more seconds, got {value}")
+        if name in _SECONDS and _SECONDS[name] is None and not value > 0:
+            raise ValueError(f"config.{name} must be a number of seconds above 0, got {value}")
+
+
+class _Config(type(sys.modules[__name__])):
+    """This module, whose checked tunables are checked when set (``config.STEP_BUDGET = 0``
+    raises ``ValueError`` at once)."""
+
+    def __setattr__(self, name, value):
+        _check(name, value)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Config

@@ -237,6 +237,27 @@ def test_paths_boards_and_ragged_object_arrays_get_errors_that_name_them(tmp_pat
             call([[1, 2], [3]])
 
 
+def test_tunables_that_would_break_calls_are_refused_when_set(monkeypatch):
+    """(``STEP_BUDGET = 0`` made counts never end; 0 elsewhere divided by zero.)"""
+    from nqueens_numba import config
+
+    for name, value, error, match in [
+            ("STEP_BUDGET", 0, ValueError, "config.STEP_BUDGET must be 1 or more, got 0"),
+            ("LOCAL_SEARCH_BUDGET", -1, ValueError, "1 or more"),
+            ("TASKS_PER_THREAD", 2.0, TypeError, "must be an integer, got float"),
+            ("MAX_SUBPROBLEMS", True, TypeError, "must be an integer, got bool"),
+            ("TASK_SECONDS", 0, ValueError, "seconds above 0"),
+            ("CHECKPOINT_SECONDS", -1.0, ValueError, "0 or more seconds"),
+            ("MEMORY_FRACTION", 1.5, ValueError, "at most 1")]:
+        before = getattr(config, name)
+        with pytest.raises(error, match=match):
+            setattr(config, name, value)
+        assert getattr(config, name) == before
+    monkeypatch.setattr(config, "STEP_BUDGET", np.int64(1 << 10))  # NumPy integers: fine
+    monkeypatch.setattr(config, "CHECKPOINT_SECONDS", 0)  # 0 s: after every kernel call
+    assert nq.count_solutions(13, method="halving", progress=False) == 73712
+
+
 def test_is_solution_rejects_wrong_shape():
     with pytest.raises(ValueError, match="shape"):
         nq.is_solution([[1, 3, 0, 2]])
