@@ -30,7 +30,10 @@ from ._pool import Crew
 from ._progress import COUNT_BAR_FORMAT, compile_first, progress_bar
 from .checkpoint import Checkpoint, CheckpointError
 
-__all__ = ["Tracker", "LocalThreads", "run_split", "execute", "load_kernel"]
+__all__ = ["LOST", "Tracker", "LocalThreads", "run_split", "execute", "load_kernel"]
+
+#: What an interrupted count without a checkpoint says it lost, and how not to.
+LOST = "the work done is lost: count with checkpoint=FILE to be able to resume"
 
 
 # --------------------------------------------------------------------------- counting
@@ -274,8 +277,7 @@ class Tracker:
             message += (f"; progress saved to {self.checkpoint.path!r}: call again with the "
                         f"same arguments to resume")
         elif self.resumable:
-            message += ("; the work done is lost: count with checkpoint=FILE to be able to "
-                        "resume")
+            message += "; " + LOST
         else:  # (symmetry_classes, first_row_counts: no checkpoint to suggest)
             message += "; nothing is returned"
         return KeyboardInterrupt(message)

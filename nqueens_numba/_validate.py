@@ -244,11 +244,12 @@ def integer_array(values, empty_dtype=np.int64, name="queens"):
     TypeError
         If ``values`` does not hold integers (``bool`` and ``float`` arrays included).
     """
+    ragged = ValueError(f"{name} must be a list or array of integers with rows of equal "
+                        f"length, got rows of different lengths")
     try:
         arr = np.asarray(values)
     except ValueError:  # (NumPy's words for a ragged list: "inhomogeneous shape")
-        raise ValueError(f"{name} must be a list or array of integers with rows of equal "
-                         f"length, got rows of different lengths") from None
+        raise ragged from None
     if arr.size == 0 and arr.dtype.kind == "f" and not isinstance(values, np.ndarray):
         return arr.astype(empty_dtype)  # (an empty list: NumPy gives it float64)
     if arr.dtype.kind in "iu" and not isinstance(values, np.ndarray) and holds_bool(values):
@@ -259,8 +260,7 @@ def integer_array(values, empty_dtype=np.int64, name="queens"):
         except OverflowError:
             return None
         except (TypeError, ValueError):  # (an object array of lists of other lengths)
-            raise ValueError(f"{name} must be a list or array of integers with rows of "
-                             f"equal length, got rows of different lengths") from None
+            raise ragged from None
     if arr.dtype.kind not in "iu":
         raise TypeError(f"{name} must hold integers, got dtype {arr.dtype}")
     return arr

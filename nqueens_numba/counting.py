@@ -201,8 +201,7 @@ def _lost(plan):
     interruption says it (:meth:`nqueens_numba._runner.Tracker.interrupted`)."""
     resumable = plan.result in ("total", "fundamental") and plan.engine in ("small", "breadth")
     return (f"count of n={plan.n}{plan.board.keywords} interrupted; " +
-            ("the work done is lost: count with checkpoint=FILE to be able to resume"
-             if resumable else "nothing is returned"))
+            (_runner.LOST if resumable else "nothing is returned"))
 
 
 def run_plan(plan, executor, *, progress=False, checkpoint=None, save_every=None):
