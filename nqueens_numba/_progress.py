@@ -139,8 +139,7 @@ def compiling_notice(enabled, what):
     if not enabled or getattr(_kernels.notice, "active", False):
         yield
         return
-    with _kernels.interrupts_deferred():
-        from numba.core import event
+    event = _kernels.numba_module("numba.core.event")
 
     class Notice(event.Listener):
         said = False

@@ -273,6 +273,42 @@ def test_a_first_call_interrupted_while_the_package_loads_leaves_it_working():
         assert run.stdout == "73712 88 3 10000\n", (delay, run.stdout, run.stderr[-2000:])
 
 
+def test_first_calls_from_several_threads_at_once_load_numba_once():
+    """Three first calls of a process at once, with progress bars: each of them imports
+    numba (the bars' notice of compiling too); two imports at once left it half made, one
+    call failing ("partially initialized module 'numba.core.event'") and the others hung
+    in llvmlite's lock. Three fresh processes: the race struck about half of them."""
+    code = textwrap.dedent("""
+        import threading
+        import nqueens_numba as nq
+
+        calls = {"count": lambda: nq.count_solutions(16, progress=True),
+                 "solve": lambda: len(nq.solve(14, progress=True)),
+                 "estimate": lambda: nq.estimate_count(20, samples=10**4, seed=1,
+                                                       progress=True).samples}
+        results = {}
+
+        def run(name):
+            try:
+                results[name] = calls[name]()
+            except BaseException as exc:
+                results[name] = repr(exc)
+
+        threads = [threading.Thread(target=run, args=(name,)) for name in calls]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        print(sorted(results.items()))
+    """)
+    for _ in range(3):
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             timeout=120)
+        assert run.returncode == 0, run.stderr[-2000:]
+        assert run.stdout == ("[('count', 14772512), ('estimate', 10000), "
+                              "('solve', 365596)]\n"), run.stderr[-2000:]
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_a_ctrl_c_while_the_progress_bars_load_leaves_them_working():
     """A Ctrl-C while the first bar of a process imports ``tqdm.auto`` (and asyncio with it)

@@ -124,7 +124,7 @@ _ENTRIES = {
 __all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "apart",
            "cache_directory", "cache_of", "compiling", "entry", "has", "images",
            "interrupts_deferred", "is_ours", "is_ready", "loaded_counts", "notice",
-           "said_compiling", "say"]
+           "numba_module", "said_compiling", "say"]
 
 #: The count kernels compiled or loaded in this process, as ``(method, board flag,
 #: constrained)`` (method ``"small"``: the plainest count, ``count_rows``): added by the runs
@@ -137,7 +137,10 @@ loaded_counts = set()
 notice = threading.local()
 
 _first_compile = {"said": False, "installed": False}
-_install_lock = threading.Lock()
+#: Every import of numba by the package, one thread at a time: two threads importing it at
+#: once (two first calls, one with a progress bar) got it half made, and hung in llvmlite's
+#: lock ("partially initialized module 'numba.core.event'").
+_import_lock = threading.RLock()
 
 
 _deferring = {"active": False}
@@ -168,6 +171,13 @@ def interrupts_deferred():
             raise KeyboardInterrupt("interrupted while the package loaded (it loaded whole: "
                                     "the next call works)")
         previous(came[0], None)
+
+
+def numba_module(name):
+    """The numba module ``name`` (``"numba.core.event"``), imported whole: in one thread at a
+    time (see ``_import_lock``) and with Ctrl-C deferred (:func:`interrupts_deferred`)."""
+    with interrupts_deferred(), _import_lock:
+        return importlib.import_module(name)
 
 
 def apart(call):
@@ -217,10 +227,8 @@ def cache_directory():
     """Where numba caches the kernels: ``NUMBA_CACHE_DIR`` if set, else the ``__pycache__``
     folder of this package (numba falls back to a user cache folder when that is not
     writable: :func:`cache_of` names the one it chose)."""
-    with interrupts_deferred():
-        from numba.core.config import CACHE_DIR
-
-    return CACHE_DIR or os.path.join(os.path.dirname(__file__), "__pycache__")
+    return (numba_module("numba.core.config").CACHE_DIR
+            or os.path.join(os.path.dirname(__file__), "__pycache__"))
 
 
 def cache_of(ev):
@@ -256,7 +264,7 @@ def _install_first_compile_notice():
     """The first kernel of the package that numba compiles in this process (not one loaded
     from its cache) prints one line on stderr, so that a first call's seconds of compiling
     are not taken for a hang."""
-    from numba.core import event
+    event = numba_module("numba.core.event")
 
     class Listener(event.Listener):
         def on_start(self, ev):
@@ -315,11 +323,10 @@ def __getattr__(name):
     if family is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     try:
-        with interrupts_deferred():  # numba and the module load whole
-            with _install_lock:  # before numba compiles anything of ours
-                if not _first_compile["installed"]:
-                    _install_first_compile_notice()
-                    _first_compile["installed"] = True
+        with interrupts_deferred(), _import_lock:  # numba and the module load whole
+            if not _first_compile["installed"]:  # before numba compiles anything of ours
+                _install_first_compile_notice()
+                _first_compile["installed"] = True
             module = importlib.import_module(f".{family}", __name__)
     except RuntimeError as exc:
         if "no locator available" not in str(exc):
