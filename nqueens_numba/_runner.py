@@ -60,6 +60,10 @@ class Tracker:
         Says where the count runs, in the progress bar and messages (``" on Dask"``).
     resumable : bool
         Whether the caller takes a checkpoint, which an interruption without one suggests.
+    verify : callable, optional
+        ``verify(results)`` once every subproblem is counted, before the checkpoint is saved
+        complete: an exception it raises puts the checkpoint file back as it was when
+        opened (counts that do not add up are not saved as a finished count).
 
     Attributes
     ----------
@@ -78,13 +82,14 @@ class Tracker:
     """
 
     def __init__(self, split, checkpoint=None, progress=False, save_every=None, where="",
-                 resumable=True):
+                 resumable=True, verify=None):
         n_states = len(split.states)
         self.split = split
         self.job = split.job
         self.n = split.n
         self.where = where
         self.resumable = resumable
+        self.verify = verify
         self.save_every = config.CHECKPOINT_SECONDS if save_every is None else save_every
         self.results = np.zeros((n_states, split.width), dtype=np.int64)
         self.done = np.zeros(n_states, dtype=bool)
@@ -293,6 +298,12 @@ class Tracker:
         bar, drawn once more to show where the count ended (``finished`` or not)."""
         try:
             if self.checkpoint is not None:
+                if finished and self.verify is not None:
+                    try:
+                        self.verify(self.results)
+                    except BaseException:
+                        self.checkpoint.restore()
+                        raise
                 self.save()
         finally:
             if self.checkpoint is not None:
@@ -303,7 +314,7 @@ class Tracker:
 
 
 def execute(split, executor, *, progress=False, checkpoint=None, save_every=None,
-            resumable=True):
+            resumable=True, verify=None):
     """Results of every subproblem of ``split``, run by ``executor`` (see the module's
     docstring) and reported to a :class:`Tracker`.
 
@@ -316,6 +327,8 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
         call in this thread.
     resumable : bool, optional
         Whether the caller takes a checkpoint, which an interruption then suggests.
+    verify : callable, optional
+        Checks the results of a count with a checkpoint, as in :class:`Tracker`.
 
     Returns
     -------
@@ -356,7 +369,7 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
                 f"finds it done; warmup() or nqueens warmup compiles every kernel once)"
             ) from None
         raise
-    tracker = Tracker(split, opened, progress, save_every, executor.where, resumable)
+    tracker = Tracker(split, opened, progress, save_every, executor.where, resumable, verify)
     finished = False
     try:
         executor.run(split, tracker)

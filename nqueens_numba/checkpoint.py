@@ -219,17 +219,33 @@ class Checkpoint:
         except OSError as exc:
             raise CheckpointError(f"checkpoint {self.path!r}: cannot lock it "
                                   f"({exc.strerror})") from None
+        self._original = None  # the file's bytes when opened (see restore)
         try:
             if os.path.exists(target):
                 if not os.path.isfile(target):  # a pipe or a device: reading it could block
                     raise CheckpointError(f"checkpoint {self.path!r} is not a regular file")
                 if not os.access(target, os.R_OK):
                     raise CheckpointError(f"checkpoint {self.path!r} is not readable")
+                with open(target, "rb") as file:
+                    self._original = file.read()
                 self._load(target)
             remove_stale_temporaries(target)
         except BaseException:
             self.close()
             raise
+
+    def restore(self):
+        """Put the file back as it was when opened (removed if there was none): for a count
+        whose results turn out not to add up, which must not leave them saved as a
+        complete count."""
+        if self._original is None:
+            try:
+                os.unlink(self.path)
+            except FileNotFoundError:
+                pass
+            return
+        with atomic_file(self.path, binary=True, keep_on_stop=True) as file:
+            file.write(self._original)
 
     def close(self):
         """Release the file for other runs (the lock taken when it was opened)."""

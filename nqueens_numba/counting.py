@@ -217,36 +217,52 @@ def run_plan(plan, executor, *, progress=False, checkpoint=None, save_every=None
             return _ENGINES[plan.engine](plan, executor.threads, progress)
     if plan.device == "cpu":  # the estimate is of this machine's CPU time
         warn_if_long(plan, executor.threads, checkpoint is not None)
-    split = plan.split
-    results = _runner.execute(split, executor, progress=progress, checkpoint=checkpoint,
+    results = _runner.execute(plan.split, executor, progress=progress, checkpoint=checkpoint,
                               save_every=save_every,
-                              resumable=plan.result in ("total", "fundamental"))
-    # Counts resumed from a checkpoint that do not add up (the file was altered) raise
-    # CheckpointError rather than an internal error; where OEIS A000170 gives the total,
-    # a checkpoint's counts must sum to it, and their classes to A002562 (an edited file
-    # can carry a valid checksum).
-    try:
-        if (checkpoint is not None and plan.known is not None and plan.constraints is None
-                and plan.result != "first_row"):
-            total = split.total(results)
-            if total != plan.known:
-                raise RuntimeError(f"they sum to {total:,} solutions, not the "
-                                   f"{plan.known:,} of OEIS A000170")
-            classes = split.total(results, True) if split.method == "symmetric" else None
-            if classes is not None and classes != config.A002562[plan.n]:
-                raise RuntimeError(f"they make {classes:,} classes, not the "
-                                   f"{config.A002562[plan.n]:,} of OEIS A002562")
-        if plan.result == "orbits":
-            return split.orbits(results)
-        if plan.result == "first_row":
-            return split.first_row(results)
-        return split.total(results, plan.result == "fundamental")
-    except RuntimeError as exc:
-        if checkpoint is None:
-            raise
-        raise CheckpointError(f"checkpoint {os.fspath(checkpoint)!r} holds counts that do "
-                              f"not add up ({exc}): it was altered or damaged; move or delete "
-                              f"it and count again") from None
+                              resumable=plan.result in ("total", "fundamental"),
+                              verify=None if checkpoint is None else _verifier(plan, checkpoint))
+    return _result(plan, results)
+
+
+def _result(plan, results):
+    """What ``plan`` asks for, from the results of its split's subproblems."""
+    split = plan.split
+    if plan.result == "orbits":
+        return split.orbits(results)
+    if plan.result == "first_row":
+        return split.first_row(results)
+    return split.total(results, plan.result == "fundamental")
+
+
+def _verifier(plan, checkpoint):
+    """The check of the results of a count resumed from ``checkpoint``, before the file is
+    saved as complete: counts that do not add up (the file was altered: an edited file can
+    carry a valid checksum) raise ``CheckpointError``, and the file is put back as it was.
+    Where OEIS A000170 gives the total, the counts must sum to it, and their classes to
+    A002562; the symmetric search's leaves must make whole orbits."""
+    split = plan.split
+
+    def verify(results):
+        try:
+            _result(plan, results)
+            why = None
+            if (plan.known is not None and plan.constraints is None
+                    and plan.result != "first_row"):
+                total = split.total(results)
+                classes = split.total(results, True) if split.method == "symmetric" else None
+                if total != plan.known:
+                    why = (f"they sum to {total:,} solutions, not the {plan.known:,} of OEIS "
+                           f"A000170")
+                elif classes is not None and classes != config.A002562[plan.n]:
+                    why = (f"they make {classes:,} classes, not the "
+                           f"{config.A002562[plan.n]:,} of OEIS A002562")
+        except RuntimeError as exc:  # leaves that make no whole orbits
+            why = str(exc)
+        if why is not None:
+            raise CheckpointError(f"checkpoint {os.fspath(checkpoint)!r} holds counts that "
+                                  f"do not add up ({why}): it was altered or damaged, and "
+                                  f"is left as it was; move or delete it and count again")
+    return verify
 
 
 def _answer(plan, n_threads, progress=False):

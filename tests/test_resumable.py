@@ -18,6 +18,7 @@ import nqueens_numba as nq
 from nqueens_numba import _kernels, _runner, _split, config
 from nqueens_numba.board import SUPERQUEEN, TOROIDAL
 from nqueens_numba.checkpoint import CheckpointError, _checksum
+from nqueens_numba.checkpoint import status as checkpoint_status
 from nqueens_numba.cli import main
 from nqueens_numba.constraints import check_constraints
 
@@ -641,6 +642,22 @@ def test_counts_that_do_not_add_up_are_a_checkpoint_error(tmp_path):
     _rewrite(path, data)
     with pytest.raises(CheckpointError, match="do not add up"):
         nq.count_solutions(12, prefix_depth=2, checkpoint=path)
+
+
+@pytest.mark.parametrize("change, message", [(8, "not the 14,200 of OEIS A000170"),
+                                             (1, "not a multiple of 2")])
+def test_a_resumed_count_that_does_not_add_up_leaves_the_file_as_it_was(
+        tmp_path, monkeypatch, change, message):
+    """A partial file edited (checksum computed again) and resumed to the end: the error
+    comes before the file is saved as a complete count, which it then is not."""
+    path, data = _stopped_checkpoint(tmp_path, monkeypatch)
+    # (8 more leaves with one tied edge: one more orbit of 8; one with two: half an orbit)
+    _first_piece(data)[1][0 if change == 8 else 1] += change
+    before = _rewrite(path, data)
+    with pytest.raises(CheckpointError, match=message):
+        nq.count_solutions(12, n_threads=1, prefix_depth=2, checkpoint=path)
+    assert path.read_bytes() == before
+    assert not checkpoint_status(path)["complete"]
 
 
 @pytest.mark.parametrize("kwargs", [dict(method="halving"), dict(method="symmetric"),
