@@ -21,9 +21,20 @@ the rest of the Python between kernel calls (the GIL, the copies), and idle befo
 first work and after its last until the count ends (start-up and tail); with the number of kernel calls and of
 subproblems finished, and the speed-up over one thread. A loss at many threads shows as a
 column that grows with them.
+
+``--emulate N`` runs the package's own scheduler (``LocalThreads``, its work sharing, the
+tracker, the GIL and locks between calls) on ``--threads`` threads (default 16 and 64) over
+the subproblems of the split those threads would get for ``N``, with each kernel call
+replaced by a sleep of the time it would take: each subproblem's time measured here, and one
+call's budget as measured here. A sleeping thread, like a kernel, holds no GIL and no core,
+so a 2-core machine shows how the scheduler keeps 16 or 64 cores busy (the efficiency: work /
+(threads * wall)) and where its threads wait. Splitting a search in progress gives away a
+share of what is left, drawn between 20% and 60% (the real split gives the upper half of
+the untried squares of its shallowest level).
 """
 import argparse
 import heapq
+import os
 import threading
 import time
 
@@ -127,6 +138,143 @@ def breakdown(n, method, thread_counts, repeat):
               f"{sum(w['calls'] for w in workers):>7} {n_states:>11}")
 
 
+class _Sleeper:
+    """A count's search in progress in the emulation: seconds of work left."""
+
+    def __init__(self, index, left=None):
+        self.index = index
+        self.left = left
+        self.level = np.array([-1 if left is None else 0])
+        self.partial = np.zeros(1, dtype=np.int64)
+        self.stack = np.zeros((1, 4), dtype=np.int64)
+
+    @property
+    def started(self):
+        return self.left is not None
+
+    def copy(self):
+        return _Sleeper(self.index, self.left)
+
+    def split(self, rng=np.random.default_rng(1)):
+        if self.left is None or self.left < 1e-3:
+            return None
+        give = self.left * rng.uniform(0.2, 0.6)
+        self.left -= give
+        return _Sleeper(self.index, give)
+
+
+class _SleepingJob:
+    """Stands in for a split's job: each call sleeps for the work it does."""
+
+    width = 1
+
+    def __init__(self, times, budget_seconds):
+        self.times = times
+        self.per_step = budget_seconds / config.COUNT_BUDGET
+        self.raised = threading.Event()
+
+    def piece(self, index):
+        return _Sleeper(int(index))
+
+    def remaining(self, state, piece):
+        return 1.0
+
+    def run(self, states, piece, budget, signal=np.zeros(1, dtype=np.int64)):
+        """Sleep through ``states`` for ``budget`` steps, ending early on ``signal`` as the
+        kernels do (woken by :attr:`raised`, which the emulation sets with the signal)."""
+        allowed = budget * self.per_step
+        used, done = 0.0, 0
+        for state in states[:, 0]:
+            if piece.left is None:
+                piece.left = self.times[state]
+            while piece.left > 0 and used < allowed:
+                due = min(piece.left, allowed - used)
+                if signal[0]:  # end once the signal's least steps are taken
+                    due = min(due, max(signal[0] * self.per_step - used, 0.0))
+                    if due == 0:
+                        allowed = used
+                        break
+                    time.sleep(due)
+                else:
+                    start = time.perf_counter()
+                    self.raised.wait(due)
+                    due = min(due, time.perf_counter() - start)
+                used += due
+                piece.left -= due
+            if piece.left > 0:
+                break
+            piece.left, piece.level[0] = None, -1
+            done += 1
+        return np.zeros((len(states), 1), dtype=np.int64), done
+
+
+def emulate(n, method, thread_counts, repeat, times_file=None):
+    """Print how the scheduler keeps ``thread_counts`` threads busy on a count of ``n``
+    (see the module's docstring): the run of median wall time of ``repeat``, with the
+    shares of :func:`breakdown` (``work``: the sleeps' due time; ``late``: what they
+    overslept, this machine's and not the scheduler's). With ``times_file``, the
+    subproblems' times are kept in ``{times_file}-{n}-{method}-{threads}.npy`` and read from
+    there when it exists (to compare two versions of the scheduler on the same work)."""
+    most = numba.config.NUMBA_NUM_THREADS
+    print(f"emulated count_solutions({n}, method={method!r}): the scheduler's threads with "
+          f"kernel calls replaced by sleeps (median of {repeat} runs)")
+    print(f"{'threads':>7} {'subproblems':>11} {'work s':>7} {'largest s':>9} "
+          f"{'wall s':>7} {'ideal s':>7} {'work':>6} {'late':>5} {'wait':>5} "
+          f"{'report':>6} {'python':>6} {'idle':>5} {'calls':>6}")
+    for t in thread_counts:
+        split = _split.count_split(n, method, t)
+        saved = times_file and f"{times_file}-{n}-{method}-{t}.npy"
+        if saved and os.path.exists(saved):
+            times = np.load(saved)
+        else:  # the least of two timings: the machine's other work only adds
+            times = np.minimum(measure_subproblems(split, most),
+                               measure_subproblems(split, most))
+            big = int(np.argmax(times))
+            piece = split.job.piece(big)
+            start = time.perf_counter()
+            split.job.run(split.states[big:big + 1], piece, config.COUNT_BUDGET)
+            budget = time.perf_counter() - start if piece.started else times.max()
+            times = np.append(times, budget)  # (the last entry: one call's budget)
+            if saved:
+                np.save(saved, times)
+        times, budget = times[:-1], times[-1]
+        work = times.sum()
+        runs = []
+        for _ in range(repeat):
+            fake = _SleepingJob(times, budget)
+            states = np.arange(len(times), dtype=np.int64).reshape(-1, 1)
+            standin = type("Split", (), dict(states=states, width=1, n=n, job=fake))()
+            tracker = _runner.Tracker(standin)
+            signal = getattr(_runner._Work, "_signal", lambda work: None)
+
+            def raise_signal(work, fake=fake):
+                signal(work)
+                if hasattr(work, "signal"):
+                    (fake.raised.set if work.signal[0] else fake.raised.clear)()
+
+            _runner._Work._signal = raise_signal
+            try:
+                with Breakdown(fake) as record:
+                    start = time.perf_counter()
+                    _runner.LocalThreads(t).run(standin, tracker)
+                    wall = time.perf_counter() - start
+            finally:
+                _runner._Work._signal = signal
+            assert tracker.done.all()
+            runs.append((wall, record))
+        wall, record = sorted(runs, key=lambda run: run[0])[len(runs) // 2]  # median
+        workers = [row for ident, row in record.threads.items()
+                   if ident != threading.get_ident()]
+        share = {part: sum(w[part] for w in workers) / (t * wall) for part in Breakdown.PARTS}
+        lived = sum(w["last"] - w["first"] for w in workers)
+        python = lived / (t * wall) - sum(share.values())
+        late = share["kernel"] - work / (t * wall)
+        print(f"{t:>7} {len(times):>11} {work:>7.2f} {times.max():>9.3f} {wall:>7.3f} "
+              f"{work / t:>7.3f} {work / (t * wall):>6.1%} {late:>5.1%} "
+              f"{share['wait']:>5.1%} {share['report']:>6.1%} {python:>6.1%} "
+              f"{1 - lived / (t * wall):>5.1%} {sum(w['calls'] for w in workers):>6}")
+
+
 def greedy_makespan(times, n_threads):
     """Makespan of list scheduling in the given order on ``n_threads`` identical threads."""
     free_at = [0.0] * n_threads
@@ -146,10 +294,19 @@ def main():
     parser.add_argument("--threads", type=int, nargs="+",
                         help="thread counts of --breakdown (default 1, 2, 4, ... all)")
     parser.add_argument("--method", choices=_split.METHODS, default="symmetric")
+    parser.add_argument("--emulate", type=int, metavar="N",
+                        help="run the scheduler on --threads threads (default 16 64) with "
+                             "sleeps for kernel calls, over the split of N")
+    parser.add_argument("--times", metavar="PREFIX",
+                        help="--emulate: keep the subproblems' times in PREFIX-*.npy files "
+                             "and reuse them")
     args = parser.parse_args()
 
     most = numba.config.NUMBA_NUM_THREADS
     nq.count_solutions(12)  # compile
+    if args.emulate is not None:
+        return emulate(args.emulate, args.method, args.threads or [16, 64], args.repeat,
+                       args.times)
     if args.breakdown is not None:
         counts = args.threads or sorted({min(2**k, most) for k in range(most.bit_length() + 1)})
         return breakdown(args.breakdown, args.method, counts, args.repeat)

@@ -65,9 +65,11 @@ class CountJob:
         return _pieces.Piece(int(index), np.zeros((self.n + 1, 4), dtype=np.int64),
                      np.full(1, -1, dtype=np.int64), np.zeros(self.width, dtype=np.int64))
 
-    def run(self, states, piece, budget):
+    def run(self, states, piece, budget, signal=None):
         """Count a batch of states in order for about ``budget`` steps of the search
-        (``config.COUNT_BUDGET`` take about 0.1 s).
+        (``config.COUNT_BUDGET`` take about 0.1 s), or fewer: once ``signal[0]`` is not 0
+        (``(1,)`` int64, which other threads may set during the call), after ``signal[0]``
+        steps at least.
 
         ``piece`` is the cursor: if started, it is the search of ``states[0]`` in progress.
         Returns ``(counts, n_done)``: ``counts``, shape ``(k, width)``, int64, holds the
@@ -75,12 +77,14 @@ class CountJob:
         ``piece`` (started, or not when the budget ran out between two states). A piece's
         ``partial`` and ``counts[0]`` of a resumed piece are this piece's results alone.
         """
+        if signal is None:
+            signal = np.zeros(1, dtype=np.int64)
         if self.width > 1:
             counts, done = _kernels.entry("symmetric", self.board)(
                 self.n, states, self.depth, piece.stack, piece.level, piece.partial,
-                np.empty((2, self.n), dtype=np.int64), budget)
+                np.empty((2, self.n), dtype=np.int64), budget, signal)
         else:
             counts, done = _kernels.entry("count", self.board, self.constrained)(
                 self.n, states, self.depth, self.allow, piece.stack, piece.level,
-                piece.partial, budget)
+                piece.partial, budget, signal)
         return np.asarray(counts, dtype=np.int64).reshape(len(states), self.width), int(done)

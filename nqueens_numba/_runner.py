@@ -32,6 +32,12 @@ from .checkpoint import Checkpoint, CheckpointError
 
 __all__ = ["LOST", "Tracker", "LocalThreads", "run_split", "execute", "load_kernel"]
 
+#: A kernel call of a local count takes ``config.COUNT_BUDGET`` steps, or ends after this
+#: fraction of them when a thread runs out of work near the end of the count: that thread
+#: waits for another's call to end to get part of its search (``_Work._signal``,
+#: ``benchmarks/bench_scaling.py --emulate``).
+DRAINING = 16
+
 #: What an interrupted count without a checkpoint says it lost, and how not to.
 LOST = "the work done is lost: count with checkpoint=FILE to be able to resume"
 
@@ -409,6 +415,7 @@ class _Work:
         self.returned = deque()
         self.waiting = deque(waiting)
         self.busy = n_threads
+        self.signal = np.zeros(1, dtype=np.int64)  # see _signal
         self.idle = 0
         self.batch = 1
         self.stopped = False
@@ -439,15 +446,33 @@ class _Work:
                     self.cond.notify_all()
                     break
                 self.idle += 1
+                self._signal()
                 self.cond.wait(0.05)
                 self.idle -= 1
+                self._signal()
             return None, None
 
+    def draining(self):
+        """Whether every subproblem has been handed out and nothing waits in the queues
+        (read without the lock: a hint)."""
+        return not self.waiting and not self.returned and self.next >= len(self.pending)
+
+    def _signal(self):
+        """Set :attr:`signal` (under the lock): the kernel calls in progress end early when
+        the count stops, or when a thread waits for work that nobody queued (then after
+        ``COUNT_BUDGET // DRAINING`` steps at least, so that a search too small to split is
+        not stopped at every step)."""
+        if self.stopped:
+            self.signal[0] = 1
+        elif self.idle > 0 and self.draining():
+            self.signal[0] = max(config.COUNT_BUDGET // DRAINING, 1)
+        else:
+            self.signal[0] = 0
+
     def wanted(self):
-        """Whether a thread waits for work that nobody queued (read without the lock: a
+        """How many threads wait for work that nobody queued (read without the lock: a
         hint)."""
-        return (self.idle > 0 and not self.waiting and not self.returned
-                and self.next >= len(self.pending))
+        return self.idle if self.idle > 0 and self.draining() else 0
 
     def give(self, entry=None, fresh=()):
         """Queue a piece ``(key, piece)`` to continue, or subproblems to start first."""
@@ -455,6 +480,7 @@ class _Work:
             if entry is not None:
                 self.waiting.append(entry)
             self.returned.extendleft(int(i) for i in reversed(fresh))
+            self._signal()
             self.cond.notify_all()
 
     def measured(self, seconds, states):
@@ -468,6 +494,7 @@ class _Work:
             if error is not None and self.error is None:
                 self.error = error
             self.stopped = True
+            self._signal()
             self.cond.notify_all()
         self.ended.set()
 
@@ -497,25 +524,30 @@ def _count_pieces(split, job, tracker, work, budget, indices, key, search):
     pos = 0
     while pos < len(indices) and not work.stopped:
         start = time.perf_counter()
-        counts, done = job.run(states[pos:len(indices)], search, budget)
+        counts, done = job.run(states[pos:len(indices)], search, budget, work.signal)
         if done:
             work.measured(time.perf_counter() - start, done)
         key = tracker.report(indices[pos:], key, counts, done, search)
         pos += done
         if pos == len(indices):
             break
-        if work.wanted():
+        idle = work.wanted()
+        if idle:
             rest = indices[pos + 1:]
             if len(rest):  # subproblems not started: give them back
                 indices = indices[:pos + 1]
                 work.give(fresh=rest)
-            elif search.started:  # split the search in progress
+            elif search.started:  # split the search in progress, once per idle thread
                 with tracker.lock:
-                    new = search.split()
-                    if new is not None:
+                    given = []
+                    for _ in range(idle):
+                        new = search.split()
+                        if new is None:
+                            break
+                        given.append((tracker.add(new), new))
+                    if given:
                         tracker.update(key, search)
-                        entry = (tracker.add(new), new)
-                if new is not None:
+                for entry in given:
                     work.give(entry)
 
 

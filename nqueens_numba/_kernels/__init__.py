@@ -70,11 +70,11 @@ _FAMILY = {
 #: arguments of a job are the same on every board:
 #:
 #: ================  ==================================================================
-#: ``count``         ``(n, states, depth, allow, stack, level, partial, budget)``: the count
-#:                   of a batch of subproblems for a budget of steps (toroidal queens by
-#:                   least steps)
-#: ``symmetric``     ``(n, states, depth, stack, level, partial, work, budget)``: the same
-#:                   by the D4-symmetric search
+#: ``count``         ``(n, states, depth, allow, stack, level, partial, budget, signal)``:
+#:                   the count of a batch of subproblems for a budget of steps, or fewer
+#:                   once another thread sets ``signal`` (toroidal queens by least steps)
+#: ``symmetric``     ``(n, states, depth, stack, level, partial, work, budget, signal)``:
+#:                   the same by the D4-symmetric search
 #: ``count_rows``    ``(n, row, cols, diag, anti, allow)``: the plainest count, no budget
 #: ``prefixes``      ``(n, depth, first_limit, allow, max_states)``: a split's prefixes
 #:                   (``count_prefixes``: those of the count, by least steps on the torus)

@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from ._common import (
+    _SIGNAL_STEPS,
     _STEP_ROWS,
     JIT,
     JIT_INLINE,
@@ -102,7 +103,7 @@ def _start_count(n, state, depth, stack, level, allow, near):
 
 @njit(**JIT)
 def _count_cursor(n, row, stack, level, allow, constrained, variant, above, queens, band,
-                  budget):
+                  budget, signal, before):
     """Continue the count of one subproblem from its cursor, for about ``budget`` steps.
 
     The subproblem has ``row`` queens placed, ``row < n - TAIL_ROWS``. Its cursor is the
@@ -122,8 +123,10 @@ def _count_cursor(n, row, stack, level, allow, constrained, variant, above, quee
     ``_STEP_ROWS`` rows and its tails, a few microseconds. The search stops after
     ``budget`` steps (or at the end) with the cursor saved in place, so that the next call
     goes on from there: ``level[0]`` is then the level to resume, or -1 once the subproblem
-    is finished. Returns ``(count, steps)``: the solutions found by this call and the steps
-    it took (``int64``).
+    is finished. It stops earlier once ``signal[0]`` (``(1,)`` int64, which other threads
+    may set meanwhile) is not 0 and ``before`` (steps the caller took before) and its own
+    steps make at least ``signal[0]``. Returns ``(count, steps)``: the solutions found by
+    this call and the steps it took (``int64``).
 
     The search runs on a copy of the stack in a local array and counts only those rare
     returns: with the stack an argument, or every return counted, the halving count of
@@ -141,6 +144,7 @@ def _count_cursor(n, row, stack, level, allow, constrained, variant, above, quee
     free, cols, diag, anti, above = _registers(variant, stack, sp, first_above)
     count = np.int64(0)
     left = np.int64(budget)
+    check = max(left - _SIGNAL_STEPS, 0)  # the next read of ``signal``
     shallow = top - _STEP_ROWS  # a return to a level above it is a step
     if variant & STEPS:  # the queens of the levels above, from the stack
         for j in range(sp):
@@ -177,8 +181,10 @@ def _count_cursor(n, row, stack, level, allow, constrained, variant, above, quee
             sp, free, cols, diag, anti, above = _pop(variant, stack, sp, first_above)
             if sp < shallow:
                 left -= 1
-                if left == 0:  # ``stack[sp]`` holds the registers: resume there
-                    break
+                if left <= check:  # ``stack[sp]`` holds the registers: resume there
+                    if left == 0 or (signal[0] != 0 and before + budget - left >= signal[0]):
+                        break
+                    check = max(left - _SIGNAL_STEPS, 0)
     _save_cursor(saved, stack, sp, level)
     return count, budget - left
 
@@ -274,7 +280,8 @@ def _count_rows_of(n, row, cols, diag, anti, allow, variant, near, above, queens
 
 
 @njit(**JIT)
-def _count_run(n, states, depth, allow, constrained, variant, stack, level, partial, budget):
+def _count_run(n, states, depth, allow, constrained, variant, stack, level, partial, budget,
+               signal):
     """Count the subproblems of a batch in order, for about ``budget`` steps in all.
 
     ``states``: ``(k, 3 + depth)`` int64. If ``level[0] >= 0`` on entry, ``states[0]`` is
@@ -284,7 +291,9 @@ def _count_run(n, states, depth, allow, constrained, variant, stack, level, part
     which are finished. If ``n_done < k`` and ``level[0] >= 0``, ``states[n_done]`` is in
     progress, its cursor in ``stack``/``level`` and its count so far in ``partial[0]``; with
     ``level[0] == -1`` it is not started.
-    Every subproblem takes at least one step, so a call on many small ones returns too.
+    Every subproblem takes at least one step, so a call on many small ones returns too. The
+    call ends early once ``signal[0]`` is not 0 and it has taken ``signal[0]`` steps (see
+    ``_count_cursor``).
     """
     k = states.shape[0]
     counts = np.zeros(k, dtype=np.int64)
@@ -307,21 +316,22 @@ def _count_run(n, states, depth, allow, constrained, variant, stack, level, part
                 _start_count(n, states[i], depth, stack, level, allow, near)
                 partial[0] = 0
             found, steps = _count_cursor(n, depth, stack, level, allow, constrained, variant,
-                                         above, queens, band, max(budget - used, 1))
+                                         above, queens, band, max(budget - used, 1), signal,
+                                         used)
             partial[0] += found
             used += steps + 1
             if level[0] >= 0:
                 return counts, i
             counts[i] = partial[0]
             partial[0] = 0
-        if used >= budget and i + 1 < k:
+        if (used >= budget or (signal[0] != 0 and used >= signal[0])) and i + 1 < k:
             return counts, i + 1
     return counts, k
 
 
 
 @njit(**JIT)
-def _count_batch(n, states, depth, allow, stack, level, partial, budget):
+def _count_batch(n, states, depth, allow, stack, level, partial, budget, signal):
     """``_count_run`` on a board without constraints (``allow``: all ones), for about
     ``budget`` steps.
 
@@ -329,26 +339,29 @@ def _count_batch(n, states, depth, allow, stack, level, partial, budget):
     compiles the search without the other cases' branches: from Python they would be
     run-time flags.)
     """
-    return _count_run(n, states, depth, allow, False, 0, stack, level, partial, budget)
+    return _count_run(n, states, depth, allow, False, 0, stack, level, partial, budget,
+                      signal)
 
 
 @njit(**JIT)
-def _count_allowed_batch(n, states, depth, allow, stack, level, partial, budget):
+def _count_allowed_batch(n, states, depth, allow, stack, level, partial, budget, signal):
     """``_count_run`` on a constrained board (row ``r`` may use only ``allow[r]``), for
     about ``budget`` steps."""
-    return _count_run(n, states, depth, allow, True, 0, stack, level, partial, budget)
+    return _count_run(n, states, depth, allow, True, 0, stack, level, partial, budget,
+                      signal)
 
 
 @njit(**JIT)
-def _count_torus_batch(n, states, depth, allow, stack, level, partial, budget):
+def _count_torus_batch(n, states, depth, allow, stack, level, partial, budget, signal):
     """``_count_run`` of toroidal queens by least steps (``TORUS | STEPS``), for about
     ``budget`` steps (``allow``: all ones)."""
     return _count_run(n, states, depth, allow, False, TORUS | STEPS, stack, level, partial,
-                      budget)
+                      budget, signal)
 
 
 @njit(**JIT)
-def _count_knight_batch(n, states, depth, allow, stack, level, partial, budget):
+def _count_knight_batch(n, states, depth, allow, stack, level, partial, budget, signal):
     """``_count_run`` of superqueens (``KNIGHT``), for about ``budget`` steps (``allow``: all
     ones)."""
-    return _count_run(n, states, depth, allow, False, KNIGHT, stack, level, partial, budget)
+    return _count_run(n, states, depth, allow, False, KNIGHT, stack, level, partial, budget,
+                      signal)

@@ -6,8 +6,8 @@ import numpy as np
 from numba import njit
 
 from .enumerate import _prefixes_of
-from ._common import (_STEP_ROWS, JIT, KNIGHT, TAIL_ROWS, _count_allowed_tail, _down,
-                      _full_mask, _knight, _lowest, _pop, _prefix_knight, _push,
+from ._common import (_SIGNAL_STEPS, _STEP_ROWS, JIT, KNIGHT, TAIL_ROWS, _count_allowed_tail,
+                      _down, _full_mask, _knight, _lowest, _pop, _prefix_knight, _push,
                       _registers, _save_cursor, _save_stack, trailing_zeros)
 
 # The symmetric search visits the placements of a set ``X`` that meets every D4 orbit of
@@ -121,7 +121,8 @@ def _orbit_size_if_representative(n, queens, inverse):
 
 
 @njit(**JIT)
-def _count_symmetric_state(n, depth, state, acc, work, stack, level, budget, variant):
+def _count_symmetric_state(n, depth, state, acc, work, stack, level, budget, variant, signal,
+                           before):
     """Add the leaves below one symmetric state to ``acc`` (see ``_count_symmetric_run_of``),
     for about ``budget`` steps; returns the steps taken.
 
@@ -137,8 +138,9 @@ def _count_symmetric_state(n, depth, state, acc, work, stack, level, budget, var
     ``stack``, shape ``(n + 1, 4)``, ``int64``, and ``level``, shape ``(1,)``, are the
     resumable cursor, as in the plain search (``_count_cursor``): ``level[0] == -1`` starts
     the state, and on return it is the level to resume, or -1 once the state is finished. A
-    step is one return to a row more than ``_STEP_ROWS`` rows above the tail. ``variant``
-    (a literal): 0, or ``KNIGHT`` for superqueens.
+    step is one return to a row more than ``_STEP_ROWS`` rows above the tail; ``signal``
+    and ``before`` end the call early as in ``_count_cursor``. ``variant`` (a literal): 0,
+    or ``KNIGHT`` for superqueens.
     """
     m = n - 1
     b = state[3]
@@ -188,12 +190,12 @@ def _count_symmetric_state(n, depth, state, acc, work, stack, level, budget, var
         stack[0, 3] = anti
         level[0] = 0
     return _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_lo,
-                             tie_hi, e_prefix, acc, work, masked, variant)
+                             tie_hi, e_prefix, acc, work, masked, variant, signal, before)
 
 
 @njit(**JIT)
 def _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_lo, tie_hi,
-                      e_prefix, acc, work, masked, variant):
+                      e_prefix, acc, work, masked, variant, signal, before):
     """The search loop of ``_count_symmetric_state``, from the cursor ``stack``/``level``
     for about ``budget`` steps; returns the steps taken.
 
@@ -222,6 +224,7 @@ def _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_
     free, cols, diag, anti, above = _registers(variant, stack, sp, first_above)
     allow_next = allow[depth + sp + 1]  # squares of the row below the current level
     left = np.int64(budget)
+    check = max(left - _SIGNAL_STEPS, 0)  # the next read of ``signal``
     shallow = tail_level - _STEP_ROWS  # a return to a level above it is a step
     while True:
         if free != 0:
@@ -276,8 +279,10 @@ def _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_
             allow_next = allow[depth + sp + 1]
             if sp < shallow:
                 left -= 1
-                if left == 0:  # ``stack[sp]`` holds the registers: resume there
-                    break
+                if left <= check:  # ``stack[sp]`` holds the registers: resume there
+                    if left == 0 or (signal[0] != 0 and before + budget - left >= signal[0]):
+                        break
+                    check = max(left - _SIGNAL_STEPS, 0)
     _save_cursor(saved, stack, sp, level)
     return budget - left
 
@@ -349,20 +354,23 @@ def _classify_fixed_leaves(n, depth, state, stack, sp, bit_above, cols, diag, an
 
 
 @njit(**JIT)
-def _count_symmetric_run(n, states, depth, stack, level, partial, work, budget):
+def _count_symmetric_run(n, states, depth, stack, level, partial, work, budget, signal):
     """``_count_symmetric_run_of`` on the plain board."""
-    return _count_symmetric_run_of(n, states, depth, stack, level, partial, work, budget, 0)
+    return _count_symmetric_run_of(n, states, depth, stack, level, partial, work, budget,
+                                   signal, 0)
 
 
 @njit(**JIT)
-def _count_symmetric_knight_run(n, states, depth, stack, level, partial, work, budget):
+def _count_symmetric_knight_run(n, states, depth, stack, level, partial, work, budget,
+                                signal):
     """``_count_symmetric_run_of`` for superqueens (``KNIGHT``)."""
     return _count_symmetric_run_of(n, states, depth, stack, level, partial, work, budget,
-                                   KNIGHT)
+                                   signal, KNIGHT)
 
 
 @njit(**JIT)
-def _count_symmetric_run_of(n, states, depth, stack, level, partial, work, budget, variant):
+def _count_symmetric_run_of(n, states, depth, stack, level, partial, work, budget, signal,
+                            variant):
     """The symmetric search of a batch of states in order, for about ``budget`` steps in all,
     on the board of ``variant`` (a literal: 0, or ``KNIGHT``).
 
@@ -374,7 +382,7 @@ def _count_symmetric_run_of(n, states, depth, stack, level, partial, work, budge
     first ``n_done`` states, which are finished. If ``n_done < k`` and ``level[0] >= 0``,
     ``states[n_done]`` is in progress, its cursor in ``stack``/``level`` and its results so
     far in ``partial``; with ``level[0] == -1`` it is not started. ``work``: ``(2, n)``
-    int64 scratch.
+    int64 scratch. ``signal`` ends the call early as in ``_count_run``.
     """
     k = states.shape[0]
     counts = np.zeros((k, 6), dtype=np.int64)
@@ -389,7 +397,7 @@ def _count_symmetric_run_of(n, states, depth, stack, level, partial, work, budge
             acc[8] = partial[4]
             acc[9] = partial[5]
         used += _count_symmetric_state(n, depth, states[i], acc, work, stack, level,
-                                       max(budget - used, 1), variant) + 1
+                                       max(budget - used, 1), variant, signal, used) + 1
         for e in range(1, 5):
             partial[e - 1] = acc[e]
         partial[4] = acc[8]
@@ -399,7 +407,7 @@ def _count_symmetric_run_of(n, states, depth, stack, level, partial, work, budge
         for j in range(6):
             counts[i, j] = partial[j]
             partial[j] = 0
-        if used >= budget and i + 1 < k:
+        if (used >= budget or (signal[0] != 0 and used >= signal[0])) and i + 1 < k:
             return counts, i + 1
     return counts, k
 
