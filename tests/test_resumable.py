@@ -102,6 +102,35 @@ def test_a_budget_ends_a_kernel_call_midway():
     assert 0.0 < job.remaining(split.states[0], piece) < 1.0
 
 
+@pytest.mark.parametrize("method", _split.METHODS)
+@pytest.mark.parametrize("board", [None, SUPERQUEEN, TOROIDAL])
+def test_a_signal_ends_kernel_calls_early_and_the_counts_add_up(method, board):
+    """A call given a set signal ends once it has taken that many steps (a thread waits for
+    work: ``_runner._Work._signal``; the kernels read it every ``_SIGNAL_STEPS`` steps),
+    however large its budget, between subproblems or inside one; calls resumed from there
+    until each subproblem is done count what one uninterrupted call counts."""
+    if board is TOROIDAL and method == "symmetric":
+        pytest.skip("no symmetric count of the torus")
+    depth = 2 if method == "symmetric" else 1  # (large subproblems)
+    split = _split.count_split(13, method, 1, depth, board=board or _split.QUEEN)
+    job = split.job
+    whole = job(split.states)
+    signal = np.zeros(1, dtype=np.int64)
+    results = np.zeros_like(whole)
+    calls = midway = 0
+    pos, piece = 0, job.piece(0)
+    while pos < len(split.states):
+        signal[0] = int(np.random.default_rng(calls).integers(1, 200))
+        counts, done = job.run(split.states[pos:], piece, 1 << 40, signal)
+        calls += 1
+        midway += piece.started  # (ended inside a subproblem's search)
+        results[pos:pos + done] = counts[:done]
+        pos += done
+    np.testing.assert_array_equal(results, whole)
+    assert calls > 1  # (without the signal: one call, to the end)
+    assert midway or board is SUPERQUEEN  # (its subproblems here: a few hundred steps)
+
+
 @pytest.mark.parametrize("n", range(1, 12))
 @pytest.mark.parametrize("method", _split.METHODS)
 @pytest.mark.parametrize("threads", [1, 2])
