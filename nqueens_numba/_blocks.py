@@ -185,6 +185,7 @@ def ordered_blocks(n, states, depth, n_threads, window_per_thread,
     pending = deque()  # queues of blocks of the subproblems started, in order
     submitted = 0
     try:
+        crew.start()
         for i in range(n_states):
             while submitted < min(i + window, n_states):
                 blocks = queue.Queue(maxsize=queued_blocks)

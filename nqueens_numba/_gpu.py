@@ -134,9 +134,9 @@ class CudaDevices:
         threads = [threading.Thread(target=self._host, args=(device, split, tracker, work),
                                     name=f"nqueens-gpu-{device}", daemon=True)
                    for device in self.devices if work.running]
-        for thread in threads:
-            thread.start()
         try:
+            for thread in threads:  # (in the try: a Ctrl-C meanwhile stops those started)
+                thread.start()
             while not work.ended.wait(0.25):
                 tracker.tick()
         except KeyboardInterrupt:
@@ -256,7 +256,8 @@ def count_states(job, states, device=0):
 
 def _join(threads):
     for thread in threads:
-        thread.join()
+        if thread.is_alive():  # (not those a Ctrl-C kept from starting)
+            thread.join()
 
 
 def resume_on_cpu(split, tracker):

@@ -31,8 +31,10 @@ class Crew:
 
     Daemon threads, unlike a ``ThreadPoolExecutor``'s: the interpreter joins every other
     thread before it exits, so threads left running (an exception in the caller,
-    ``sys.exit``, a notebook kernel restart) would hang the exit. Use it as a context
-    manager: leaving it stops the threads and joins them (:meth:`join`).
+    ``sys.exit``, a notebook kernel restart) would hang the exit. Start them with
+    :meth:`start` inside the ``try`` (or ``with`` block) whose end joins them
+    (:meth:`join`; leaving the ``with`` block joins them): a Ctrl-C while they start then
+    stops those already started.
 
     Parameters
     ----------
@@ -49,6 +51,9 @@ class Crew:
         self.threads = [threading.Thread(target=target, args=(k, self.stop_event),
                                          name=f"nqueens-{name}{crew}-{k}", daemon=True)
                         for k in range(n_threads)]
+
+    def start(self):
+        """Start the threads."""
         for thread in self.threads:
             thread.start()
 
@@ -155,7 +160,8 @@ def run_chunks(n_threads, fn, n_chunks, fold, size=None, bar=None):
             wake.set()
 
     folded = 0
-    with Crew(state["running"], work, "chunks"):
+    with Crew(state["running"], work, "chunks") as crew:
+        crew.start()
         while folded < n_chunks and state["error"] is None:
             wake.wait(0.1)
             wake.clear()

@@ -577,6 +577,7 @@ class LocalThreads:
         crew = Crew(self.threads, lambda k, stop: _count_worker(split, tracker, work,
                                                                 self.budget), "count")
         try:
+            crew.start()
             while not work.ended.wait(0.25):
                 tracker.tick()
         except KeyboardInterrupt:

@@ -8,6 +8,7 @@ generator was closed, dropped, broken out of or collected in a reference cycle.
 import _thread
 import gc
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -142,3 +143,28 @@ def test_calls_from_several_threads_end_their_threads():
         results = list(pool.map(lambda call: call(), calls))
     assert results[2] == 140692 and results[4] == 2279184
     _assert_gone("concurrent calls")
+
+
+@pytest.mark.parametrize("call", [
+    lambda: nq.count_solutions(18, n_threads=THREADS),
+    lambda: [len(c) for c in nq.iter_solutions(16, chunk_size=10**5, n_threads=THREADS)],
+    lambda: nq.estimate_count(25, samples=10**8, seed=1, n_threads=THREADS),
+], ids=["count", "stream", "estimate"])
+def test_a_ctrl_c_while_the_threads_start_stops_those_started(monkeypatch, call):
+    """A Ctrl-C that lands just after a call's first thread started, before the others: the
+    threads started are stopped (they were left running the whole call)."""
+    start = threading.Thread.start
+    armed = [True]
+
+    def start_then_interrupt(thread):
+        start(thread)
+        if re.fullmatch(r"nqueens-(count|stream|chunks)\d+-0", thread.name) and armed[0]:
+            armed[0] = False
+            _thread.interrupt_main()
+
+    monkeypatch.setattr(threading.Thread, "start", start_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        call()
+        time.sleep(10)
+    assert not armed[0]
+    _assert_gone("interrupted while starting")
