@@ -6,8 +6,19 @@ import numpy as np
 from . import _split, config
 from .board import QUEEN
 
-__all__ = ["most_solutions", "exact_total", "is_endless", "how_to_solve", "solve_split", "enumeration_split",
-           "whole_search", "stream_split", "profile_split"]
+__all__ = ["most_solutions", "exact_total", "is_endless", "how_to_solve", "solve_split",
+           "enumeration_split", "whole_search", "stream_split", "profile_split", "keywords"]
+
+
+def keywords(board, cons):
+    """The keywords of a board and its constraints for a message, as a caller writes them:
+    ``", torus=True"``, ``", preplaced=..., blocked=..."``."""
+    given = []
+    if cons is not None and (cons.queens >= 0).any():
+        given.append(", preplaced=...")
+    if cons is not None and cons.blocked.any():
+        given.append(", blocked=...")
+    return board.keywords + "".join(given)
 
 
 def most_solutions(n, constraints=None):

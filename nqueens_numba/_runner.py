@@ -287,6 +287,8 @@ class Tracker:
             self.save()
             message += (f"; progress saved to {self.checkpoint.path!r}: call again with the "
                         f"same arguments to resume")
+        elif done == len(self.done):  # (nothing lost but the answer)
+            message += ", before its result was returned"
         elif self.resumable:
             message += "; " + LOST
         else:  # (symmetry_classes, first_row_counts: no checkpoint to suggest)

@@ -85,24 +85,13 @@ def _write_blocks(out, blocks, bar, what):
     return pos, starts
 
 
-def _keywords(board, cons):
-    """The keywords of a board and its constraints for a hint, as a caller writes them:
-    ``", torus=True"``, ``", preplaced=..., blocked=..."``."""
-    given = []
-    if cons is not None and (cons.queens >= 0).any():
-        given.append(", preplaced=...")
-    if cons is not None and cons.blocked.any():
-        given.append(", blocked=...")
-    return board.keywords + "".join(given)
-
-
 def _solve_counted(n, n_threads, cons, max_bytes, progress=False, board=QUEEN):
     """The solutions satisfying ``cons`` (or of a variant's board), in lexicographic order:
     counted subproblem by subproblem first (to size the result), then enumerated in order
     (:func:`nqueens_numba._enumerating.solve_split`)."""
     split, states, depth = _enumerating.solve_split(n, n_threads, cons, board)
     count = split.total(_runner.run_split(split, n_threads))
-    _validate.result_size(n, count, max_bytes, _keywords(board, cons))
+    _validate.result_size(n, count, max_bytes, _enumerating.keywords(board, cons))
     _warn_if_large(n, count, progress, board)
     out = np.empty((count, n), dtype=np.int8)
     state = states[0] if len(states) else None
@@ -157,7 +146,7 @@ def _solve_small(n, limit, cons, max_bytes):
     allow = None if cons is None else cons.allow
     total = _split.known_total(n) if allow is None else _breadth.count(n, allow)
     if limit is None:  # (a limit was checked by the caller)
-        _validate.result_size(n, total, max_bytes, _keywords(QUEEN, cons))
+        _validate.result_size(n, total, max_bytes, _enumerating.keywords(QUEEN, cons))
     sols = _breadth.solutions(n, allow)
     if len(sols) != total:
         raise RuntimeError(f"the enumeration of n={n} found {len(sols)} solutions, expected "
@@ -264,8 +253,8 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
     board.check_combination(cons)
     if limit is not None:
         _validate.result_size(n, min(limit, _enumerating.most_solutions(n, cons)), max_bytes,
-                              _keywords(board, cons))
-    call = f"{n}{_keywords(board, cons)}"
+                              _enumerating.keywords(board, cons))
+    call = f"{n}{_enumerating.keywords(board, cons)}"
     with _progress.interruption_says(
             f"solve({call}) interrupted: nothing is returned (iter_solutions({call}) streams "
             f"the solutions, and save_solutions(path, {call}) writes them, as they come)"):
@@ -382,7 +371,7 @@ def fundamental_solutions(n, *, n_threads=None, piece="queen", torus=False):
     n = _validate.board_order(n)
     n_threads = _validate.threads(n_threads)
     board = board_of(piece, torus)
-    with _progress.interruption_says(f"fundamental_solutions({n}{_keywords(board, None)}) "
+    with _progress.interruption_says(f"fundamental_solutions({n}{board.keywords}) "
                                      f"interrupted: nothing is returned"):
         return _canonical(_solve(n, None, n_threads, _validate.max_bytes(None), None, board,
                                  False))

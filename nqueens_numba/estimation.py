@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _enumerating, _kernels, _split, _validate, config
 from ._pool import run_chunks
-from ._progress import compile_first, progress_bar
+from ._progress import compile_first, interruption_says, progress_bar
 from .board import QUEEN, Board, board_of
 
 __all__ = ["Estimate", "estimate_count", "search_profile"]
@@ -364,8 +364,10 @@ def estimate_count(n, *, samples=10**7, seed=None, n_threads=None, progress=Fals
     """
     n, samples, entropy, n_threads, progress, board = _check(n, samples, seed, n_threads,
                                                              progress, piece, torus)
-    plan = probe_plan(n, samples, board)
-    sums, squares = _probe(plan, entropy, 1, n_threads, progress, "estimate")
+    with interruption_says(f"estimate_count({n}{board.keywords}) interrupted: nothing is "
+                           f"returned (fewer samples take less time)"):
+        plan = probe_plan(n, samples, board)
+        sums, squares = _probe(plan, entropy, 1, n_threads, progress, "estimate")
     value, stderr = _stratified(plan, sums, squares)
     return Estimate(float(value[0]), float(stderr[0]), samples)
 
@@ -489,11 +491,16 @@ def search_profile(n, *, samples=None, seed=None, n_threads=None, progress=False
         board = board_of(piece, torus)
         n = _validate.board_order(n)
         n_threads = _validate.threads(n_threads)
-        return _exact_profile(n, n_threads, _validate.flag(progress, "progress"), board)
+        progress = _validate.flag(progress, "progress")
+        with interruption_says(f"search_profile({n}{board.keywords}) interrupted: nothing "
+                               f"is returned (an estimate, with samples=, takes less time)"):
+            return _exact_profile(n, n_threads, progress, board)
     n, samples, entropy, n_threads, progress, board = _check(n, samples, seed, n_threads,
                                                              progress, piece, torus)
-    plan = probe_plan(n, samples, board)
-    sums, squares = _probe(plan, entropy, n + 1, n_threads, progress, "profile")
+    with interruption_says(f"search_profile({n}{board.keywords}, samples={samples}) "
+                           f"interrupted: nothing is returned (fewer samples take less time)"):
+        plan = probe_plan(n, samples, board)
+        sums, squares = _probe(plan, entropy, n + 1, n_threads, progress, "profile")
     value, stderr = _stratified(plan, sums, squares)
     exact = np.zeros(n + 1, dtype=np.int64)
     exact[0] = 1

@@ -89,7 +89,25 @@ def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, b
     cons = check_constraints(n, preplaced, blocked)
     board = board_of(piece, torus)
     board.check_combination(cons)
-    return _chunks(n, chunk_size, n_threads, cons, progress, board)
+    return _told(_chunks(n, chunk_size, n_threads, cons, progress, board),
+                 f"{n}{_enumerating.keywords(board, cons)}")
+
+
+def _told(chunks, call):
+    """``chunks``, whose ``KeyboardInterrupt`` (a Ctrl-C while the next chunk is made) says
+    how far the stream got."""
+    rows = 0
+    try:
+        for chunk in chunks:
+            rows += len(chunk)
+            yield chunk
+    except KeyboardInterrupt as exc:
+        if exc.args:
+            raise
+        raise KeyboardInterrupt(f"iter_solutions({call}) interrupted after {rows:,} "
+                                f"solutions: the stream ends there") from None
+    finally:
+        chunks.close()
 
 
 def _chunks(n, chunk_size, n_threads, cons=None, progress=False, board=QUEEN):

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import nqueens_numba as nq
-from nqueens_numba import _kernels, _runner, _split, config
+from nqueens_numba import _blocks, _kernels, _pool, _runner, _split, config
 from nqueens_numba.board import SUPERQUEEN, TOROIDAL
 from nqueens_numba.checkpoint import CheckpointError, _checksum
 from nqueens_numba.checkpoint import status as checkpoint_status
@@ -248,14 +248,36 @@ def test_an_interrupted_count_without_a_split_says_what_it_lost(monkeypatch):
         nq.fundamental_solutions(8)
 
 
+@pytest.mark.parametrize("call, says", [
+    (lambda: nq.estimate_count(14, samples=10**5, torus=True),
+     r"^estimate_count\(14, torus=True\) interrupted: nothing is returned"),
+    (lambda: nq.search_profile(14, samples=10**5),
+     r"^search_profile\(14, samples=100000\) interrupted: nothing is returned"),
+    (lambda: nq.search_profile(13), r"^search_profile\(13\) interrupted: nothing is returned"),
+    (lambda: list(nq.iter_solutions(13, piece="superqueen")),
+     r"^iter_solutions\(13, piece='superqueen'\) interrupted after 0 solutions"),
+])
+def test_interrupted_estimates_profiles_and_streams_say_what_they_kept(monkeypatch, call,
+                                                                       says):
+    """(Their ``KeyboardInterrupt`` had no words.)"""
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_pool, "Crew", interrupted)  # each runs its kernels on a crew
+    monkeypatch.setattr(_blocks, "Crew", interrupted)
+    with pytest.raises(KeyboardInterrupt, match=says):
+        call()
+
+
 def test_an_interruption_once_every_subproblem_is_counted_says_so():
     """(A GPU count stopped after its last launch said "after 13 of 13 subproblems".)"""
     split = _split.count_split(10, "halving", 1)
     tracker = _runner.Tracker(split)
     assert " interrupted after 0 of " in str(tracker.interrupted())
     tracker.done[:] = True
-    assert str(tracker.interrupted()).startswith(
-        f"count of n=10 interrupted once all {len(split.states)} subproblems were counted; ")
+    assert str(tracker.interrupted()) == (
+        f"count of n=10 interrupted once all {len(split.states)} subproblems were counted, "
+        f"before its result was returned")  # (not "the work done is lost")
 
 
 def test_an_interrupted_occupancy_says_how_far_it_got(monkeypatch):
