@@ -5,6 +5,7 @@ gets one error everywhere: ``TypeError`` for a value of the wrong type (``bool``
 ``float`` are not integers), ``ValueError`` naming the allowed range. Imports nothing else
 from the package but ``config``.
 """
+import math
 import operator
 import os
 
@@ -77,7 +78,10 @@ def seconds(value, name):
         raise TypeError(f"{name} must be a number of seconds, got {type(value).__name__}")
     if not value >= 0:
         raise ValueError(f"{name} must be 0 or more seconds, got {value}")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # (an int past float's range: longer than any run)
+        return math.inf
 
 
 def path(value, name):

@@ -15,7 +15,7 @@ import numpy as np
 from . import (_breadth, _device, _docs, _kernels, _pool, _progress, _runner, _split,
                _validate, config, symmetry)
 from .board import board_of
-from .checkpoint import CheckpointError
+from .checkpoint import Checkpoint, CheckpointError, split_record
 from .constraints import check_constraints
 from .enumeration import solve
 
@@ -170,6 +170,10 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
                                  method=method, constraints=cons, prefix_depth=prefix_depth,
                                  n_threads=n_threads, checkpoint=checkpoint,
                                  shortcuts=not progress, device=device)
+        if plan.engine == "answer" and checkpoint is not None:
+            # The empty board: nothing to record, but a file given is checked as any
+            # count's (a directory, a damaged file, another count's raise).
+            Checkpoint(checkpoint, split_record(n, "halving", 0, np.zeros((0, 3))), 1).close()
         return run_plan(plan, executor_of(plan, n_threads, devices), progress=progress,
                         checkpoint=checkpoint, save_every=checkpoint_every)
 

@@ -603,6 +603,30 @@ def test_the_summary_is_checksummed(tmp_path):
         nq.checkpoint.status(path)
 
 
+def test_the_empty_board_writes_no_checkpoint_but_checks_the_file_given(tmp_path):
+    """(Any file was accepted for n = 0: a directory, a damaged file, another count's.)"""
+    path = tmp_path / "run.json"
+    assert nq.count_solutions(0, checkpoint=path) == 1
+    assert not path.exists()
+    other = tmp_path / "other.json"
+    nq.count_solutions(12, checkpoint=other)
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text("")
+    for given, says in [(tmp_path, "is a directory"), (other, "belongs to another count"),
+                        (damaged, "is damaged")]:
+        with pytest.raises(CheckpointError, match=says):
+            nq.count_solutions(0, checkpoint=given)
+    assert damaged.read_text() == "" and sorted(p.name for p in tmp_path.iterdir()) == [
+        "damaged.json", "other.json"]
+
+
+def test_checkpoint_every_past_floats_range_is_never(tmp_path):
+    """(An int too large for a float raised a bare OverflowError.)"""
+    path = tmp_path / "run.json"
+    assert nq.count_solutions(13, checkpoint=path, checkpoint_every=10**400) == 73712
+    assert json.loads(path.read_text())["complete"]
+
+
 def test_checkpoint_every_needs_a_checkpoint(capsys):
     with pytest.raises(ValueError, match="checkpoint_every applies only with checkpoint"):
         nq.count_solutions(12, checkpoint_every=1)
