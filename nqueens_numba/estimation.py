@@ -158,7 +158,13 @@ def probe_plan(n, samples, board=QUEEN):
     each (at most ``config.ESTIMATE_MAX_DEPTH``), exact tails of
     ``config.ESTIMATE_TAIL_ROWS``, and at least ``config.ESTIMATE_RANDOM_ROWS`` sampled rows
     between them (fewer on the smallest boards, whose probes are then exact). On the torus
-    the first-row queen of a stratum stands in column 0, for its ``n`` column shifts."""
+    the first-row queen of a stratum stands in column 0, for its ``n`` column shifts.
+
+    Strata deeper than one row never shorten the exact tail (on boards of 13 rows or fewer,
+    where the rows run short): a row sampled in place of a row counted exactly cost more
+    than the stratum row gained, so that more samples gave a worse estimate (n = 12, RMS
+    error of 60 seeds: 0.73% at 10^4 samples, 0.70% at 10^5 with 3 stratum rows and 6
+    exact, 0.25% with 1 and 8)."""
     full = _split.no_constraints(n)
     states = np.zeros((1, 3), dtype=np.int64)  # the root
     weights = np.ones(1, dtype=np.int64)
@@ -167,6 +173,8 @@ def probe_plan(n, samples, board=QUEEN):
     prefixes = _kernels.entry("prefixes", board)
     most = min(config.ESTIMATE_MAX_DEPTH, n - config.ESTIMATE_RANDOM_ROWS - 1)
     for k in range(1, most + 1):
+        if k > 1 and n - k - config.ESTIMATE_RANDOM_ROWS < _estimate_tail(n):
+            break  # (a row from the exact tail: a worse estimate, see the docstring)
         room = samples // config.ESTIMATE_PROBES_PER_STRATUM
         deeper, found = prefixes(n, k, first_limit, full, room)
         if found == 0 or found * config.ESTIMATE_PROBES_PER_STRATUM > samples:
