@@ -284,6 +284,12 @@ def test_the_cli_prints_no_interval_for_agreeing_probes(capsys):
     assert main(["estimate", "8", "-S", "2", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "interval" not in out and "stderr        unknown (too few probes" in out
+    # Thousands of probes that all agree: more samples would not help (the torus of n = 5,
+    # whose every probe finds its 10 solutions)
+    assert main(["estimate", "5", "--torus", "-S", "10000"]) == 0
+    out = capsys.readouterr().out
+    assert "interval" not in out and "every probe gave the same value" in out
+    assert "give more --samples" not in out
 
 
 def test_a_sampled_zero_inside_a_small_board_is_not_exact():

@@ -2,7 +2,7 @@
 from random probes or counted depth by depth."""
 import math
 
-from .. import _enumerating, estimation
+from .. import _enumerating, config, estimation
 from ..board import board_of
 from .stop import stop_if_signalled
 
@@ -20,7 +20,11 @@ def print_estimate(args, out):
                   f"95% interval  {low:.7g} .. {high:.7g}"]
     elif est.value == 0 and est.stderr == 0:  # a board without solutions: exact
         spread = ["stderr        0 (every probe died: this board has no solutions)"]
-    else:  # every probe died or all agreed, or strata of a single probe
+    elif est.value != 0 and est.samples >= 2 * config.ESTIMATE_PROBES_PER_STRATUM:
+        # (every stratum has probes enough: they all agreed)
+        spread = ["stderr        unknown (every probe gave the same value: no spread to "
+                  "measure; the estimate may be exact, and more --samples rarely tell)"]
+    else:  # every probe died, or strata of a single probe
         spread = ["stderr        unknown (too few probes to measure their spread: give more "
                   "--samples)"]
     lines = [f"n             {args.n}",
