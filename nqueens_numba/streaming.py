@@ -81,6 +81,15 @@ def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, b
     >>> np.array_equal(np.concatenate(list(iter_solutions(10, chunk_size=100))), solve(10))
     True
     """
+    n, chunk_size, n_threads, cons, progress, board = _checked(
+        n, chunk_size, n_threads, preplaced, blocked, progress, piece, torus)
+    return _told(_chunks(n, chunk_size, n_threads, cons, progress, board),
+                 f"{n}{_enumerating.keywords(board, cons)}")
+
+
+def _checked(n, chunk_size, n_threads, preplaced, blocked, progress, piece, torus):
+    """The validated arguments of a stream: ``(n, chunk_size, n_threads, constraints,
+    progress, board)``."""
     n = _validate.board_order(n)
     chunk_size = _validate.in_range(chunk_size, "chunk_size", 1,
                                     what="a positive integer (1 or more)")
@@ -89,8 +98,7 @@ def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, b
     cons = check_constraints(n, preplaced, blocked)
     board = board_of(piece, torus)
     board.check_combination(cons)
-    return _told(_chunks(n, chunk_size, n_threads, cons, progress, board),
-                 f"{n}{_enumerating.keywords(board, cons)}")
+    return n, chunk_size, n_threads, cons, progress, board
 
 
 def _told(chunks, call):
@@ -240,9 +248,9 @@ def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_thre
     >>> json.loads(out.getvalue())
     [['.Q..', '...Q', 'Q...', '..Q.'], ['..Q.', 'Q...', '...Q', '.Q..']]
     """
-    chunks = iter_solutions(n, chunk_size=chunk_size, n_threads=n_threads,
-                            preplaced=preplaced, blocked=blocked, progress=progress,
-                            piece=piece, torus=torus)
+    # (the stream without iter_solutions' words on a Ctrl-C: this call says what it kept)
+    chunks = _chunks(*_checked(n, chunk_size, n_threads, preplaced, blocked, progress, piece,
+                               torus))
     in_place = None  # (an open file)
     if isinstance(path_or_file, (str, bytes, os.PathLike)):
         _, in_place = check_target(path_or_file)  # a bad path fails now, not after the search
