@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 import warnings
 
@@ -129,6 +130,25 @@ def test_a_signal_ends_kernel_calls_early_and_the_counts_add_up(method, board):
     np.testing.assert_array_equal(results, whole)
     assert calls > 1  # (without the signal: one call, to the end)
     assert midway or board is SUPERQUEEN  # (its subproblems here: a few hundred steps)
+
+
+@pytest.mark.parametrize("n, method, depth", [(18, "symmetric", 2), (17, "halving", 1)])
+def test_a_signal_set_during_a_kernel_call_ends_it(n, method, depth):
+    """The kernels read the signal while they run (not once: a compiler may keep a value it
+    sees no store to): a call on a subproblem of seconds, with no budget to speak of, ends
+    inside its search once another thread sets the signal."""
+    split = _split.count_split(n, method, 1, depth)
+    job = split.job
+    job.run(split.states[:0], job.piece(0), 1)  # (loaded before the timing below)
+    index = len(split.states) - 1 if method == "symmetric" else len(split.states) // 2
+    piece, signal, out = job.piece(index), np.zeros(1, dtype=np.int64), []
+    thread = threading.Thread(target=lambda: out.append(
+        job.run(split.states[index:index + 1], piece, 1 << 40, signal)))
+    thread.start()
+    time.sleep(0.1)  # (the whole subproblem: 2.5 and 4.8 s on one thread here)
+    signal[0] = 1
+    thread.join()
+    assert out[0][1] == 0 and piece.started  # ended inside the search
 
 
 @pytest.mark.parametrize("n", range(1, 12))
