@@ -559,13 +559,16 @@ class LocalThreads:
     Each thread takes subproblems not started (a batch sized to about
     ``config.TASK_SECONDS`` of work) or a piece in progress, and runs them one kernel call
     of ``budget`` steps (``config.COUNT_BUDGET``, about 0.1 s) at a time. After each call it
-    reports finished subproblems and its search in progress to the tracker; when another
-    thread is idle and nothing is queued, it gives back the subproblems it has not started,
-    or splits its search in two (:meth:`~nqueens_numba._pieces.Piece.split`), so that no
-    thread idles while work is left, at any board size. The calling thread saves the
-    checkpoint and redraws the bar meanwhile; on Ctrl-C it stops the threads (each within
-    one kernel call), saves the searches in progress and raises
-    :meth:`Tracker.interrupted`. The threads are a :class:`~nqueens_numba._pool.Crew`.
+    reports finished subproblems and its search in progress to the tracker; when other
+    threads are idle and nothing is queued, it gives back the subproblems it has not
+    started, or splits its search (:meth:`~nqueens_numba._pieces.Piece.split`) once per idle
+    thread, so that no thread idles while work is left, at any board size. An idle thread
+    ends the others' calls early (the shared signal of ``_Work._signal``, which the kernels
+    read every 1024 steps), so that it waits milliseconds for its share, not a call. The
+    calling thread saves the checkpoint and redraws the bar meanwhile; on Ctrl-C it stops
+    the threads (their calls end at once, by the same signal), saves the searches in
+    progress and raises :meth:`Tracker.interrupted`. The threads are a
+    :class:`~nqueens_numba._pool.Crew`.
     """
 
     where = ""
