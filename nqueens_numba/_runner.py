@@ -68,8 +68,9 @@ class Tracker:
         Whether the caller takes a checkpoint, which an interruption without one suggests.
     verify : callable, optional
         ``verify(results)`` once every subproblem is counted, before the checkpoint is saved
-        complete: an exception it raises puts the checkpoint file back as it was when
-        opened (counts that do not add up are not saved as a finished count).
+        complete (at the end, at a periodic save, or on an interruption): an exception it
+        raises puts the checkpoint file back as it was when opened (counts that do not add
+        up are never saved as a finished count), and is raised.
 
     Attributes
     ----------
@@ -229,10 +230,18 @@ class Tracker:
                 for pieces in going.values())
 
     def save(self):
-        """Write the checkpoint now, with the searches in progress."""
+        """Write the checkpoint now, with the searches in progress (a complete count once
+        ``verify`` accepts its results: see the class's docstring)."""
         if self.checkpoint is None:
             return
         with self.lock:
+            if self.verify is not None and self.done.all():
+                try:
+                    self.verify(self.results)
+                except BaseException:
+                    self.checkpoint.restore()
+                    raise
+                self.verify = None  # (accepted: the results of a finished count are final)
             going = self._in_progress()
             counted = self.results.copy()
             for pieces in going.values():
@@ -306,12 +315,6 @@ class Tracker:
         bar, drawn once more to show where the count ended (``finished`` or not)."""
         try:
             if self.checkpoint is not None:
-                if finished and self.verify is not None:
-                    try:
-                        self.verify(self.results)
-                    except BaseException:
-                        self.checkpoint.restore()
-                        raise
                 self.save()
         finally:
             if self.checkpoint is not None:

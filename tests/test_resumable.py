@@ -755,6 +755,27 @@ def test_a_resumed_count_that_does_not_add_up_leaves_the_file_as_it_was(
     assert not checkpoint_status(path)["complete"]
 
 
+def test_a_ctrl_c_at_the_end_of_a_resumed_count_saves_no_total_that_does_not_add_up(
+        tmp_path, monkeypatch):
+    """The interruption's save comes after the same check: a Ctrl-C once every subproblem
+    was counted saved the edited file as a complete count (the check ran at the end only)."""
+    path, data = _stopped_checkpoint(tmp_path, monkeypatch)
+    _first_piece(data)[1][0] += 8  # one more orbit of 8
+    before = _rewrite(path, data)
+    run = _runner.LocalThreads.run
+
+    def run_then_interrupt(self, split, tracker):
+        run(self, split, tracker)
+        assert tracker.done.all()
+        raise tracker.interrupted()
+
+    monkeypatch.setattr(_runner.LocalThreads, "run", run_then_interrupt)
+    with pytest.raises((CheckpointError, KeyboardInterrupt)) as raised:
+        nq.count_solutions(12, n_threads=1, prefix_depth=2, checkpoint=path)
+    assert raised.type is CheckpointError and "not the 14,200 of OEIS" in str(raised.value)
+    assert path.read_bytes() == before
+
+
 @pytest.mark.parametrize("kwargs", [dict(method="halving"), dict(method="symmetric"),
                                     dict(fundamental=True)])
 @pytest.mark.parametrize("change", [1, 2**62 - 10**6])
