@@ -165,7 +165,10 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
             else check_constraints(n, preplaced, blocked))
     board = board_of(piece, torus)
     device, devices = _devices(device, devices)
-    with _progress.compiling_notice(True, "count") if progress else nullcontext():
+    # (words for a Ctrl-C while the plan's kernels load: the count's own say more)
+    early = _progress.interruption_says(f"count of n={n}{board.keywords} interrupted: "
+                                        f"nothing is returned")
+    with early, _progress.compiling_notice(True, "count") if progress else nullcontext():
         plan = _split.plan_count(n, board, result="fundamental" if fundamental else "total",
                                  method=method, constraints=cons, prefix_depth=prefix_depth,
                                  n_threads=n_threads, checkpoint=checkpoint,

@@ -289,6 +289,18 @@ def test_interrupted_estimates_profiles_and_streams_say_what_they_kept(monkeypat
         call()
 
 
+def test_a_count_interrupted_while_its_kernels_load_says_so(monkeypatch):
+    """(A Ctrl-C in a count's first milliseconds, while its plan loads the kernels, raised
+    a KeyboardInterrupt without words.)"""
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_split, "plan_count", interrupted)
+    with pytest.raises(KeyboardInterrupt, match=r"^count of n=15, torus=True interrupted: "
+                                                r"nothing is returned$"):
+        nq.count_solutions(15, torus=True)
+
+
 def test_an_interruption_once_every_subproblem_is_counted_says_so():
     """(A GPU count stopped after its last launch said "after 13 of 13 subproblems".)"""
     split = _split.count_split(10, "halving", 1)
