@@ -2,6 +2,7 @@
 
     python benchmarks/bench_scaling.py [--n 15 16 17] [--model-n 18] [--model-threads 16 64]
     python benchmarks/bench_scaling.py --breakdown 17 [--threads 1 8 16] [--method halving]
+    python benchmarks/bench_scaling.py --emulate 17 [--threads 16 64] [--times /tmp/t]
 
 1. Speed-up of ``count_solutions(n)`` from 1 thread to all of numba's threads (best of
    ``--repeat``), and the cost of ``progress=True``.
