@@ -173,10 +173,6 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
                                  method=method, constraints=cons, prefix_depth=prefix_depth,
                                  n_threads=n_threads, checkpoint=checkpoint,
                                  shortcuts=not progress, device=device)
-        if plan.engine == "answer" and checkpoint is not None:
-            # The empty board: nothing to record, but a file given is checked as any
-            # count's (a directory, a damaged file, another count's raise).
-            Checkpoint(checkpoint, split_record(n, "halving", 0, np.zeros((0, 3))), 1).close()
         return run_plan(plan, executor_of(plan, n_threads, devices), progress=progress,
                         checkpoint=checkpoint, save_every=checkpoint_every)
 
@@ -219,6 +215,10 @@ def run_plan(plan, executor, *, progress=False, checkpoint=None, save_every=None
     Returns the total or fundamental count (``int``), the orbits by size (``dict``), or the
     counts by first-row column (``(n,)`` int64), as ``plan.result`` says.
     """
+    if plan.engine == "answer" and checkpoint is not None:
+        # The empty board: nothing to record, but a file given is checked as any count's
+        # (a directory, a damaged file, another count's raise).
+        Checkpoint(checkpoint, split_record(plan.n, "halving", 0, np.zeros((0, 3))), 1).close()
     if plan.engine != "split":
         with _progress.interruption_says(_lost(plan)):
             return _ENGINES[plan.engine](plan, executor.threads, progress)

@@ -12,7 +12,7 @@ import pytest
 
 import nqueens_numba as nq
 from nqueens_numba import config
-from nqueens_numba.checkpoint import _checksum
+from nqueens_numba.checkpoint import CheckpointError, _checksum
 from nqueens_numba.cli import main
 
 from naive import solutions_with_constraints
@@ -318,3 +318,14 @@ def test_ctrl_c_stops_a_local_cluster_count_cleanly(tmp_path):
     resumed = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert resumed.returncode == 0, resumed.stderr
     assert resumed.stdout == "14772512\n"
+
+
+def test_the_empty_board_checks_the_checkpoint_given_on_dask_too(client, tmp_path):
+    """(On Dask, n = 0 took any file: a directory, a damaged one.)"""
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text("")
+    for given, says in [(tmp_path, "is a directory"), (damaged, "is damaged")]:
+        with pytest.raises(CheckpointError, match=says):
+            dist.count_solutions(client, 0, checkpoint=given)
+    assert dist.count_solutions(client, 0, checkpoint=tmp_path / "new.json") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["damaged.json"]
