@@ -175,7 +175,13 @@ def interrupts_deferred():
 
 def numba_module(name):
     """The numba module ``name`` (``"numba.core.event"``), imported whole: in one thread at a
-    time (see ``_import_lock``) and with Ctrl-C deferred (:func:`interrupts_deferred`)."""
+    time (see ``_import_lock``) and with Ctrl-C deferred (:func:`interrupts_deferred`). One
+    imported already is returned without the lock (a compile's listener asks while numba
+    holds its compiler lock: no lock of ours is taken under numba's)."""
+    module = sys.modules.get(name)
+    if module is not None and not getattr(getattr(module, "__spec__", None),
+                                          "_initializing", False):
+        return module
     with interrupts_deferred(), _import_lock:
         return importlib.import_module(name)
 
