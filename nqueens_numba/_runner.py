@@ -32,10 +32,8 @@ from .checkpoint import Checkpoint, CheckpointError
 
 __all__ = ["LOST", "Tracker", "LocalThreads", "run_split", "execute", "load_kernel"]
 
-#: A kernel call of a local count takes ``config.COUNT_BUDGET`` steps, or ends after this
-#: fraction of them when a thread runs out of work near the end of the count: that thread
-#: waits for another's call to end to get part of its search (``_Work._signal``,
-#: ``benchmarks/bench_scaling.py --emulate``).
+#: A local count's kernel call takes ``config.COUNT_BUDGET`` steps, or ends after this
+#: fraction of them when another thread waits for part of its search (``_Work._signal``).
 DRAINING = 16
 
 #: What an interrupted count without a checkpoint says it lost, and how not to.
@@ -339,7 +337,7 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
     resumable : bool, optional
         Whether the caller takes a checkpoint, which an interruption then suggests.
     verify : callable, optional
-        Checks the results of a count with a checkpoint, as in :class:`Tracker`.
+        As in :class:`Tracker`.
 
     Returns
     -------
@@ -463,10 +461,9 @@ class _Work:
         return not self.waiting and not self.returned and self.next >= len(self.pending)
 
     def _signal(self):
-        """Set :attr:`signal` (under the lock): the kernel calls in progress end early when
-        the count stops, or when a thread waits for work that nobody queued (then after
-        ``COUNT_BUDGET // DRAINING`` steps at least, so that a search too small to split is
-        not stopped at every step)."""
+        """Set :attr:`signal` (under the lock): kernel calls end early when the count stops,
+        or a thread waits for work nobody queued (after ``COUNT_BUDGET // DRAINING`` steps
+        at least: a search too small to split is not stopped at every step)."""
         if self.stopped:
             self.signal[0] = 1
         elif self.idle > 0 and self.draining():
