@@ -273,6 +273,7 @@ def test_a_first_call_interrupted_while_the_package_loads_leaves_it_working():
         assert run.stdout == "73712 88 3 10000\n", (delay, run.stdout, run.stderr[-2000:])
 
 
+@pytest.mark.slow
 def test_first_calls_from_several_threads_at_once_load_numba_once():
     """Three first calls of a process at once, with progress bars: each of them imports
     numba (the bars' notice of compiling too); two imports at once left it half made, one

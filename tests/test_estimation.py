@@ -320,6 +320,7 @@ def test_deeper_strata_never_take_a_row_from_the_exact_tail(board):
         assert len(tails) <= 1, (n, [(plan.depth, plan.tail) for plan in plans])
 
 
+@pytest.mark.slow
 def test_more_samples_give_a_closer_estimate_of_a_small_board():
     """The RMS error over seeds falls as the samples grow, about as their square root (n =
     12: from 10^4 to 10^5 samples it fell by 4% when the strata took rows from the exact
