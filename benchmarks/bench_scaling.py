@@ -99,6 +99,19 @@ class Breakdown:
                     row["last"] = end
         return timed
 
+    def shares(self, n_threads, wall):
+        """The worker threads' time, as shares of ``n_threads * wall``: ``{part: share}``,
+        with ``"python"`` (alive, in none of the parts) and ``"idle"`` (before a thread's
+        first call and after its last), and the number of kernel calls."""
+        workers = [row for ident, row in self.threads.items()
+                   if ident != threading.get_ident()]
+        total = n_threads * wall
+        share = {part: sum(w[part] for w in workers) / total for part in self.PARTS}
+        lived = sum(w["last"] - w["first"] for w in workers) / total
+        share["python"] = lived - sum(share.values())
+        share["idle"] = 1 - lived
+        return share, sum(w["calls"] for w in workers)
+
     def __enter__(self):
         self.saved = [(cls, name, cls.__dict__[name]) for cls, name, _ in self.targets]
         for (cls, name, part), (_, _, func) in zip(self.targets, self.saved):
@@ -125,18 +138,16 @@ def breakdown(n, method, thread_counts, repeat):
                 results = _runner.run_split(split, t)
                 wall = time.perf_counter() - start
             assert split.total(results) == nq.count_solutions(n)
-            workers = [row for ident, row in record.threads.items()
-                       if ident != threading.get_ident()]
-            runs.append((wall, workers, len(split.states)))
-        wall, workers, n_states = min(runs, key=lambda run: run[0])
+            runs.append((wall, record, len(split.states)))
+        wall, record, n_states = min(runs, key=lambda run: run[0])
         base = wall if base is None else base
-        share = {part: sum(w[part] for w in workers) / (t * wall) for part in Breakdown.PARTS}
-        lived = sum(w["last"] - w["first"] for w in workers)
-        python = lived / (t * wall) - sum(share.values())
-        idle = 1 - lived / (t * wall)
+        share, calls = record.shares(t, wall)
         print(f"{t:>7} {wall:>8.3f} {base / wall:>8.2f} {share['kernel']:>7.1%} "
-              f"{share['wait']:>6.1%} {share['report']:>7.1%} {python:>7.1%} {idle:>6.1%} "
-              f"{sum(w['calls'] for w in workers):>7} {n_states:>11}")
+              f"{share['wait']:>6.1%} {share['report']:>7.1%} {share['python']:>7.1%} "
+              f"{share['idle']:>6.1%} {calls:>7} {n_states:>11}")
+
+
+_SPLITS = np.random.default_rng(1)  # the shares the emulation's splits give away
 
 
 class _Sleeper:
@@ -156,10 +167,10 @@ class _Sleeper:
     def copy(self):
         return _Sleeper(self.index, self.left)
 
-    def split(self, rng=np.random.default_rng(1)):
+    def split(self):
         if self.left is None or self.left < 1e-3:
             return None
-        give = self.left * rng.uniform(0.2, 0.6)
+        give = self.left * _SPLITS.uniform(0.2, 0.6)
         self.left -= give
         return _Sleeper(self.index, give)
 
@@ -264,16 +275,12 @@ def emulate(n, method, thread_counts, repeat, times_file=None):
             assert tracker.done.all()
             runs.append((wall, record))
         wall, record = sorted(runs, key=lambda run: run[0])[len(runs) // 2]  # median
-        workers = [row for ident, row in record.threads.items()
-                   if ident != threading.get_ident()]
-        share = {part: sum(w[part] for w in workers) / (t * wall) for part in Breakdown.PARTS}
-        lived = sum(w["last"] - w["first"] for w in workers)
-        python = lived / (t * wall) - sum(share.values())
+        share, calls = record.shares(t, wall)
         late = share["kernel"] - work / (t * wall)
         print(f"{t:>7} {len(times):>11} {work:>7.2f} {times.max():>9.3f} {wall:>7.3f} "
               f"{work / t:>7.3f} {work / (t * wall):>6.1%} {late:>5.1%} "
-              f"{share['wait']:>5.1%} {share['report']:>6.1%} {python:>6.1%} "
-              f"{1 - lived / (t * wall):>5.1%} {sum(w['calls'] for w in workers):>6}")
+              f"{share['wait']:>5.1%} {share['report']:>6.1%} {share['python']:>6.1%} "
+              f"{share['idle']:>5.1%} {calls:>6}")
 
 
 def greedy_makespan(times, n_threads):
