@@ -46,6 +46,10 @@ import nqueens_numba as nq
 from _timing import best
 from nqueens_numba import _runner, _split, config
 
+try:
+    from nqueens_numba import _threads
+except ImportError:  # (an older tree, run with --times to compare: one module then)
+    _threads = _runner
 
 
 def measure_subproblems(split, n_threads):
@@ -79,7 +83,7 @@ class Breakdown:
     PARTS = ("kernel", "wait", "report")
 
     def __init__(self, job):
-        self.targets = [(type(job), "run", "kernel"), (_runner._Work, "take", "wait"),
+        self.targets = [(type(job), "run", "kernel"), (_threads._Work, "take", "wait"),
                         (_runner.Tracker, "report", "report")]
         self.lock = threading.Lock()
         self.threads = {}  # ident: {part: seconds, "calls", "first", "last"}
@@ -135,7 +139,7 @@ def breakdown(n, method, thread_counts, repeat):
             split = _split.count_split(n, method, t)
             with Breakdown(split.job) as record:
                 start = time.perf_counter()
-                results = _runner.run_split(split, t)
+                results = _threads.run_split(split, t)
                 wall = time.perf_counter() - start
             assert split.total(results) == nq.count_solutions(n)
             runs.append((wall, record, len(split.states)))
@@ -257,21 +261,21 @@ def emulate(n, method, thread_counts, repeat, times_file=None):
             states = np.arange(len(times), dtype=np.int64).reshape(-1, 1)
             standin = type("Split", (), dict(states=states, width=1, n=n, job=fake))()
             tracker = _runner.Tracker(standin)
-            signal = getattr(_runner._Work, "_signal", lambda work: None)
+            signal = getattr(_threads._Work, "_signal", lambda work: None)
 
             def raise_signal(work, fake=fake):
                 signal(work)
                 if hasattr(work, "signal"):
                     (fake.raised.set if work.signal[0] else fake.raised.clear)()
 
-            _runner._Work._signal = raise_signal
+            _threads._Work._signal = raise_signal
             try:
                 with Breakdown(fake) as record:
                     start = time.perf_counter()
-                    _runner.LocalThreads(t).run(standin, tracker)
+                    _threads.LocalThreads(t).run(standin, tracker)
                     wall = time.perf_counter() - start
             finally:
-                _runner._Work._signal = signal
+                _threads._Work._signal = signal
             assert tracker.done.all()
             runs.append((wall, record))
         wall, record = sorted(runs, key=lambda run: run[0])[len(runs) // 2]  # median

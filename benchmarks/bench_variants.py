@@ -27,7 +27,7 @@ import numpy as np
 
 import nqueens_numba as nq
 from _timing import best
-from nqueens_numba import _kernels, _runner, _split
+from nqueens_numba import _kernels, _split, _threads
 from nqueens_numba.board import SUPERQUEEN, TOROIDAL
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -42,7 +42,7 @@ def without_symmetry(n, board, first_limit=None):
     the torus with ``first_limit=1``, of column 0 times ``n`` (the column shift alone)."""
     if not board.counted:
         split = _split.count_split(n, "halving", 1, halving=False, board=board)
-        return split.total(_runner.run_split(split, 1))
+        return split.total(_threads.run_split(split, 1))
     # The kernel of the count by least steps on one-row prefixes: nothing pruned, each
     # solution weighted (over every column, the weights add up to the count)
     first_limit = n if first_limit is None else first_limit
@@ -51,7 +51,7 @@ def without_symmetry(n, board, first_limit=None):
     split = _split.Split(n, "halving", states, 1,
                          np.full(len(states), n // first_limit, dtype=np.int64),
                          board=board, job=job)
-    return split.total(_runner.run_split(split, 1))
+    return split.total(_threads.run_split(split, 1))
 
 
 def c_reference(folder):

@@ -12,7 +12,7 @@ from contextlib import nullcontext
 
 import numpy as np
 
-from . import (_breadth, _device, _docs, _kernels, _pool, _progress, _runner, _split,
+from . import (_breadth, _device, _docs, _kernels, _pool, _progress, _runner, _split, _threads,
                _validate, config, symmetry)
 from .board import board_of
 from .checkpoint import Checkpoint, CheckpointError, split_record
@@ -196,7 +196,7 @@ def executor_of(plan, n_threads, devices=None):
             from ._gpu import CudaDevices
 
             return CudaDevices(gpus)
-    return _runner.LocalThreads(n_threads)
+    return _threads.LocalThreads(n_threads)
 
 
 def _lost(plan):
@@ -209,7 +209,7 @@ def _lost(plan):
 
 def run_plan(plan, executor, *, progress=False, checkpoint=None, save_every=None):
     """What ``plan`` (a :class:`~nqueens_numba._split.CountPlan`) asks for, by the engine it
-    chose; a split runs on ``executor`` (:class:`~nqueens_numba._runner.LocalThreads`, or the
+    chose; a split runs on ``executor`` (:class:`~nqueens_numba._threads.LocalThreads`, or the
     Dask executor), with the progress bar and checkpoint of :func:`count_solutions`.
 
     Returns the total or fundamental count (``int``), the orbits by size (``dict``), or the
@@ -486,4 +486,4 @@ def first_row_counts(n, *, n_threads=None, piece="queen", torus=False):
     n_threads = _validate.threads(n_threads)
     plan = _split.plan_count(n, board_of(piece, torus), result="first_row",
                              n_threads=n_threads)
-    return run_plan(plan, _runner.LocalThreads(n_threads))
+    return run_plan(plan, _threads.LocalThreads(n_threads))

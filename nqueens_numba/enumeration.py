@@ -1,15 +1,15 @@
 """Enumeration: every solution (or the first ones, or the fundamental ones) in one array.
 
 The subproblems of a split are enumerated in parallel and written in lexicographic order
-(:func:`nqueens_numba._runner.ordered_blocks`); without constraints only the left half of the
+(:func:`nqueens_numba._blocks.ordered_blocks`); without constraints only the left half of the
 first row is searched and the rest are mirror images.
 """
 import warnings
 
 import numpy as np
 
-from . import (_blocks, _breadth, _docs, _enumerating, _kernels, _pool, _progress, _runner,
-               _split, _validate, config, symmetry)
+from . import (_blocks, _breadth, _docs, _enumerating, _kernels, _pool, _progress, _split,
+               _threads, _validate, config, symmetry)
 from .board import QUEEN, board_of
 from .constraints import check_constraints
 from .render import to_boards
@@ -90,7 +90,7 @@ def _solve_counted(n, n_threads, cons, max_bytes, progress=False, board=QUEEN):
     counted subproblem by subproblem first (to size the result), then enumerated in order
     (:func:`nqueens_numba._enumerating.solve_split`)."""
     split, states, depth = _enumerating.solve_split(n, n_threads, cons, board)
-    count = split.total(_runner.run_split(split, n_threads))
+    count = split.total(_threads.run_split(split, n_threads))
     _validate.result_size(n, count, max_bytes, _enumerating.keywords(board, cons))
     _warn_if_large(n, count, progress, board)
     out = np.empty((count, n), dtype=np.int8)

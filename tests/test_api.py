@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import nqueens_numba as nq
-from nqueens_numba import _runner, _split, config
+from nqueens_numba import _split, _threads, config
 
 from naive import (
     as_array,
@@ -82,7 +82,7 @@ def test_subproblem_counts_match_oracle_at_every_depth(n, monkeypatch):
         monkeypatch.setattr(config, "TASKS_PER_THREAD", 10**9)
         split = _split.count_split(n, "halving", 1)
         states, got_depth = split.states, split.depth
-        counts = _runner.run_split(split, 1)[:, 0]
+        counts = _threads.run_split(split, 1)[:, 0]
         assert got_depth == depth
         assert states.shape[1] == 3 + depth
         # The first-row queen stays in the left half (and the middle for odd n).

@@ -34,6 +34,7 @@ LAYERS = [
     ["_split"],
     ["_enumerating", "export"],
     ["_runner", "_blocks", "_gpu"],
+    ["_threads"],
     ["checking", "enumeration"],
     ["counting"],
     ["streaming", "tracing", "huge", "structure", "estimation"],

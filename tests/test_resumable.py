@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import nqueens_numba as nq
-from nqueens_numba import _blocks, _kernels, _pool, _runner, _split, config
+from nqueens_numba import _blocks, _kernels, _pool, _runner, _split, _threads, config
 from nqueens_numba.board import SUPERQUEEN, TOROIDAL
 from nqueens_numba.checkpoint import CheckpointError, _checksum
 from nqueens_numba.checkpoint import status as checkpoint_status
@@ -107,7 +107,7 @@ def test_a_budget_ends_a_kernel_call_midway():
 @pytest.mark.parametrize("board", [None, SUPERQUEEN, TOROIDAL])
 def test_a_signal_ends_kernel_calls_early_and_the_counts_add_up(method, board):
     """A call given a set signal ends once it has taken that many steps (a thread waits for
-    work: ``_runner._Work._signal``; the kernels read it every ``_SIGNAL_STEPS`` steps),
+    work: ``_threads._Work._signal``; the kernels read it every ``_SIGNAL_STEPS`` steps),
     however large its budget, between subproblems or inside one; calls resumed from there
     until each subproblem is done count what one uninterrupted call counts."""
     if board is TOROIDAL and method == "symmetric":
@@ -774,14 +774,14 @@ def test_a_ctrl_c_at_the_end_of_a_resumed_count_saves_no_total_that_does_not_add
     path, data = _stopped_checkpoint(tmp_path, monkeypatch)
     _first_piece(data)[1][0] += 8  # one more orbit of 8
     before = _rewrite(path, data)
-    run = _runner.LocalThreads.run
+    run = _threads.LocalThreads.run
 
     def run_then_interrupt(self, split, tracker):
         run(self, split, tracker)
         assert tracker.done.all()
         raise tracker.interrupted()
 
-    monkeypatch.setattr(_runner.LocalThreads, "run", run_then_interrupt)
+    monkeypatch.setattr(_threads.LocalThreads, "run", run_then_interrupt)
     with pytest.raises((CheckpointError, KeyboardInterrupt)) as raised:
         nq.count_solutions(12, n_threads=1, prefix_depth=2, checkpoint=path)
     assert raised.type is CheckpointError and "not the 14,200 of OEIS" in str(raised.value)

@@ -132,7 +132,7 @@ __all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "apart",
 #: kernel than by NumPy or by a kernel still to load).
 loaded_counts = set()
 
-#: Per thread: ``active`` while a caller's own notice (``_runner.compiling_notice``), which
+#: Per thread: ``active`` while a caller's own notice (``_progress.compiling_notice``), which
 #: names the feature, is on; the process's first-compile line then stays quiet.
 notice = threading.local()
 
