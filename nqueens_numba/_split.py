@@ -566,13 +566,13 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
         return CountPlan(engine=shortcut, **plan)
     if prefix_depth is not None:
         prefix_depth = check_prefix_depth(prefix_depth, n, method)
-    if not has_subproblems(n, method) or (fundamental and not board.classified_by_search):
-        if checkpoint is not None:
-            how = (f"fundamental={fundamental}" if fundamental and auto
-                   else f"method={method!r}")
+    if fundamental and not board.classified_by_search and has_subproblems(n, method):
+        if checkpoint is not None:  # (enumerated in one call: it could not resume)
             raise ValueError(f"checkpoint is not used for n={n}{board.keywords} with "
-                             f"{how}: its solutions are enumerated and classified, not "
-                             f"counted by subproblems (none to record)")
+                             f"fundamental=True: its solutions are enumerated and "
+                             f"classified, not counted by subproblems (none to record)")
+        return CountPlan(engine="orbits", **plan)
+    if not has_subproblems(n, method):  # microseconds: a checkpoint is checked, not written
         return CountPlan(engine="orbits", **plan)
     if prefix_depth is None and checkpoint is not None:
         prefix_depth = resumed_depth(checkpoint, n, method, board)

@@ -55,7 +55,8 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         A JSON file recording the count as it goes, and resumed from when it exists:
         calling again with the same arguments continues where the count stopped, or was
         killed, and returns the same result. :func:`nqueens_numba.checkpoint.status` tells
-        how far it has come.
+        how far it has come. Counts without subproblems to record (n = 0; symmetric and
+        fundamental counts of n <= 6) check a file given and write none.
     checkpoint_every : float, optional
         With ``checkpoint``: seconds between writes, 0 or more (default
         ``config.CHECKPOINT_SECONDS``; ``inf``: only when stopped and at the end).
@@ -215,10 +216,12 @@ def run_plan(plan, executor, *, progress=False, checkpoint=None, save_every=None
     Returns the total or fundamental count (``int``), the orbits by size (``dict``), or the
     counts by first-row column (``(n,)`` int64), as ``plan.result`` says.
     """
-    if plan.engine == "answer" and checkpoint is not None:
-        # The empty board: nothing to record, but a file given is checked as any count's
-        # (a directory, a damaged file, another count's raise).
-        Checkpoint(checkpoint, split_record(plan.n, "halving", 0, np.zeros((0, 3))), 1).close()
+    if plan.engine in ("answer", "orbits") and checkpoint is not None:
+        # The empty board and the boards too small to split: nothing to record, but a file
+        # given is checked as any count's (a directory, a damaged file, another count's
+        # raise).
+        Checkpoint(checkpoint, split_record(plan.n, plan.method, 0, np.zeros((0, 3))),
+                   1).close()
     if plan.engine != "split":
         with _progress.interruption_says(_lost(plan)):
             return _ENGINES[plan.engine](plan, executor.threads, progress)

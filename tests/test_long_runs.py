@@ -17,8 +17,9 @@ import nqueens_numba as nq
 from nqueens_numba import _kernels, _split, config
 from nqueens_numba.checkpoint import CheckpointError, _checksum
 
-A000170 = {10: 724, 12: 14200, 13: 73712, 14: 365596, 15: 2279184}
-A002562 = {12: 1787, 13: 9233}
+A000170 = {0: 1, 1: 1, 2: 0, 3: 0, 4: 2, 5: 10, 6: 4, 10: 724, 12: 14200, 13: 73712,
+           14: 365596, 15: 2279184}
+A002562 = {0: 1, 1: 1, 2: 0, 3: 0, 4: 1, 5: 2, 6: 1, 12: 1787, 13: 9233}
 MAX_THREADS = numba.config.NUMBA_NUM_THREADS
 
 
@@ -451,7 +452,23 @@ def test_unusable_checkpoint_paths_fail_at_once(tmp_path):
         with pytest.raises(CheckpointError, match=message):
             nq.count_solutions(12, checkpoint=bad)
     with pytest.raises(ValueError, match="checkpoint is not used"):
-        nq.count_solutions(5, fundamental=True, checkpoint=tmp_path / "x.json")
+        nq.count_solutions(7, torus=True, fundamental=True, checkpoint=tmp_path / "x.json")
+    assert not (tmp_path / "x.json").exists()
+
+
+@pytest.mark.parametrize("n", range(7))
+def test_boards_too_small_to_split_check_a_checkpoint_and_write_none(tmp_path, n):
+    # (their orbits are enumerated in microseconds: nothing to record, as for n = 0)
+    path = tmp_path / "x.json"
+    assert nq.count_solutions(n, fundamental=True, checkpoint=path) == A002562[n]
+    assert nq.count_solutions(n, method="symmetric", checkpoint=path) == A000170[n]
+    assert not path.exists()
+    nq.count_solutions(n, method="halving", checkpoint=path)
+    before = path.read_bytes() if n else None
+    if n:  # a file of another count is refused, and left as it was
+        with pytest.raises(CheckpointError, match="another count"):
+            nq.count_solutions(n, fundamental=True, checkpoint=path)
+        assert path.read_bytes() == before
 
 
 def test_checkpoint_through_a_symlink_keeps_the_link_and_mode(tmp_path):
