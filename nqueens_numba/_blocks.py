@@ -121,8 +121,7 @@ def _put(q, item, stop):
 
 
 def ordered_blocks(n, states, depth, n_threads, window_per_thread,
-                   first_rows=config.FIRST_BLOCK_ROWS, max_rows=config.MAX_BLOCK_ROWS,
-                   queued_blocks=0, allow=None, board=QUEEN):
+                   first_rows=None, max_rows=None, queued_blocks=0, allow=None, board=QUEEN):
     """Yield ``(i, block)`` for every subproblem ``i`` in order, enumerated in parallel.
 
     Parameters
@@ -135,8 +134,9 @@ def ordered_blocks(n, states, depth, n_threads, window_per_thread,
     window_per_thread : int
         At most ``window_per_thread * n_threads`` subproblems are started ahead of the one
         being consumed.
-    first_rows, max_rows : int
-        Rows of a subproblem's first block, and most rows of a block (they double).
+    first_rows, max_rows : int, optional
+        Rows of a subproblem's first block, and most rows of a block (they double); by
+        default ``config.FIRST_BLOCK_ROWS`` and ``config.MAX_BLOCK_ROWS``.
     queued_blocks : int
         Blocks a subproblem may hold ready (0: unbounded). The one being consumed streams
         (however many solutions it has), the others wait when their queue is full, so that
@@ -154,6 +154,8 @@ def ordered_blocks(n, states, depth, n_threads, window_per_thread,
     their next block. The threads are daemon threads, so a generator left open does not keep
     the interpreter from exiting.
     """
+    first_rows = config.FIRST_BLOCK_ROWS if first_rows is None else first_rows
+    max_rows = config.MAX_BLOCK_ROWS if max_rows is None else max_rows
     window = window_per_thread * n_threads
     n_states = len(states)
     # (i, queue of blocks) in order: a free thread takes the next. A ``queue.Queue``: with

@@ -150,7 +150,10 @@ def split_target(n, n_threads, board=QUEEN):
     are measured on)."""
     total = board.totals.get(n)
     per = config.SOLUTIONS_PER_SUBPROBLEM
-    by_size = board.untabulated_subproblems if total is None else -(-total // per)
+    if total is None:
+        by_size = config.MAX_SUBPROBLEMS if board.fill_untabulated else 0
+    else:
+        by_size = -(-total // per)
     return min(max(config.TASKS_PER_THREAD * n_threads, by_size), config.MAX_SUBPROBLEMS)
 
 
@@ -472,10 +475,13 @@ class CountPlan:
     device: str = "cpu"
 
 
-#: The engine that answers a plain count of each small board without a split (when the plan
-#: may take a shortcut): ``"breadth"`` (:func:`is_breadth`), ``"small"`` (:func:`is_small`).
-_SHORTCUTS = {QUEEN: {n: "breadth" if is_breadth(n) else "small"
-                     for n in range(config.MAX_N + 1) if is_breadth(n) or is_small(n)}}
+def _shortcut(n, board):
+    """The engine that answers a plain count of a small board without a split (when the
+    plan may take a shortcut): ``"breadth"`` (:func:`is_breadth`), ``"small"``
+    (:func:`is_small`), else ``None``; by ``config`` as it is now."""
+    if board is not QUEEN:
+        return None
+    return "breadth" if is_breadth(n) else "small" if is_small(n) else None
 
 
 def _cold_small(n, board, result, method, constraints):
@@ -547,11 +553,11 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
         return CountPlan(engine="answer", answer=int(n == 0), **plan)
     if result == "first_row":  # mirror halving, then copied, on the plain board only
         plan.update(method="halving")
-        if _SHORTCUTS.get(board, {}).get(n) == "breadth":
+        if _shortcut(n, board) == "breadth":
             return CountPlan(engine="breadth", **plan)
         split = count_split(n, "halving", n_threads, halving=board.plain, board=board)
         return CountPlan(engine="split", split=split, **plan)
-    shortcut = _SHORTCUTS.get(board, {}).get(n) if shortcuts else None
+    shortcut = _shortcut(n, board) if shortcuts else None
     loaded = _kernels.loaded_counts
     if (method, board.flag, constraints is not None) in loaded:
         shortcut = None  # loaded: faster than NumPy or the kernel that compiles fastest

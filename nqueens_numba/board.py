@@ -41,13 +41,14 @@ class Board:
     classified_by_search : bool
         Whether the symmetric search classifies its solutions by orbit (else the
         fundamental count enumerates and classifies them).
-    tabulated : bool
-        Whether OEIS A000170 (``config.A000170``) gives its totals.
     plain : bool
         Whether this is the plain queens' board.
+    answers_unsolvable : bool
+        Whether a count of an order without solutions (:meth:`has_no_solutions`) is
+        answered 0 without a split: toroidal queens (``gcd(n, 6) > 1``, any size); not
+        superqueens (``2 <= n <= 9``: their splits take microseconds).
     unsolvable : frozenset of int
-        The orders ``0 <= n <= 63`` known to have no solution without a search
-        (:meth:`has_no_solutions`).
+        The orders ``0 <= n <= config.MAX_N`` answered so.
     totals : dict of int to int
         The tabulated totals by ``n`` (OEIS A000170 for plain queens; none for the
         variants).
@@ -56,10 +57,11 @@ class Board:
     method_of : dict of str to str
         The method it counts by for each method a count may choose (its only method when
         it has one).
-    untabulated_subproblems : int
-        Subproblems a count's split aims at when the total is not tabulated (plain queens
-        past n = 27: as many as allowed; the variants, which have far fewer solutions than
-        the queens the sizes are measured on: none beyond the per-thread share).
+    fill_untabulated : bool
+        Whether a count's split aims at as many subproblems as allowed
+        (``config.MAX_SUBPROBLEMS``) when the total is not tabulated: plain queens past
+        n = 27; not the variants, which have far fewer solutions than the queens the sizes
+        are measured on (the per-thread share only).
     counted : str or None
         How its count weighs the solutions it finds, when not one by one: toroidal queens
         are counted ``"by least steps"`` (see ``count_solutions``), which checkpoints
@@ -75,13 +77,17 @@ class Board:
     classified_by_search: bool = True
     counted: str = None
     plain: bool = False
-    unsolvable: frozenset = frozenset()
-    untabulated_subproblems: int = 0
+    answers_unsolvable: bool = False
+    unsolvable: frozenset = field(init=False)
+    fill_untabulated: bool = False
     totals: dict = field(default_factory=dict)
     restricted: bool = True
     method_of: dict = field(init=False)
 
     def __post_init__(self):
+        object.__setattr__(self, "unsolvable", frozenset(
+            n for n in range(config.MAX_N + 1)
+            if self.answers_unsolvable and self.has_no_solutions(n)))
         object.__setattr__(self, "method_of", {
             m: m if m in self.methods else self.methods[0] for m in ("halving", "symmetric")})
 
@@ -283,11 +289,11 @@ def _int64(value):
 
 #: The boards, by ``(piece, torus)``.
 QUEEN = _PlainBoard("queen", False, 0, plain=True,
-                    untabulated_subproblems=config.MAX_SUBPROBLEMS,
+                    fill_untabulated=True,
                     totals=dict(enumerate(config.A000170)), restricted=False)
 TOROIDAL = _Torus("queen", True, _kernels.TORUS, "torus", ", torus=True", ("halving",),
                   classified_by_search=False, counted="by least steps",
-                  unsolvable=frozenset(n for n in range(2, 64) if math.gcd(n, 6) != 1))
+                  answers_unsolvable=True)
 SUPERQUEEN = _Superqueen("superqueen", False, _kernels.KNIGHT, "superqueen",
                          ", piece='superqueen'")
 _BOARDS = {(b.piece, b.torus): b for b in (QUEEN, TOROIDAL, SUPERQUEEN)}

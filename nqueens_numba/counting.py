@@ -52,11 +52,10 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         Show a progress bar with an ETA (``tqdm.auto``: a widget in Jupyter, text on
         stderr elsewhere).
     checkpoint : str or os.PathLike, optional
-        A JSON file recording the count as it goes, and resumed from when it exists:
-        calling again with the same arguments continues where the count stopped, or was
-        killed, and returns the same result. :func:`nqueens_numba.checkpoint.status` tells
-        how far it has come. Counts without subproblems to record (n = 0; symmetric and
-        fundamental counts of n <= 6) check a file given and write none.
+        A JSON file recording the count as it goes, resumed from when it exists: calling
+        again with the same arguments continues where the count stopped, or was killed
+        (:func:`nqueens_numba.checkpoint.status` tells how far). Counts with nothing to
+        record (n = 0; symmetric or fundamental, n <= 6) check the file and write none.
     checkpoint_every : float, optional
         With ``checkpoint``: seconds between writes, 0 or more (default
         ``config.CHECKPOINT_SECONDS``; ``inf``: only when stopped and at the end).

@@ -240,3 +240,18 @@ def test_a_loaded_small_kernel_is_preferred_to_numpy(monkeypatch):
     assert _split.plan_count(12, result="fundamental").engine == "breadth"
     allow = check_constraints(12, {0: 1}, None)
     assert _split.plan_count(12, constraints=allow).engine == "breadth"
+
+
+def test_plans_read_the_tunables_at_call_time(monkeypatch):
+    # (config says so: a benchmark sets them after importing the package)
+    from nqueens_numba.board import QUEEN
+    assert _split.plan_count(10, QUEEN).engine == "breadth"
+    monkeypatch.setattr(config, "BREADTH_MAX_N", 4)
+    monkeypatch.setattr(config, "DIRECT_SOLUTIONS", 1)
+    monkeypatch.setattr(config, "COLD_DIRECT_SOLUTIONS", 1)
+    plan = _split.plan_count(10, QUEEN)
+    assert plan.engine == "split" and not plan.split.direct
+    assert _split.plan_count(10, QUEEN, result="first_row").engine == "split"
+    monkeypatch.setattr(config, "MAX_SUBPROBLEMS", 1000)
+    assert _split.split_target(30, 1) == 1000
+    assert _split.split_target(30, 1, board_of("superqueen")) == config.TASKS_PER_THREAD
