@@ -1,7 +1,7 @@
 """A count's search in progress: the explicit stack of a subproblem's search, split for work
 sharing, checked when read back, and how much of it is left.
 
-The count's job (:class:`nqueens_numba._split.CountJob`) continues a :class:`Piece` where
+The count's job (:class:`nqueens_numba._job.CountJob`) continues a :class:`Piece` where
 its last kernel call stopped. Pieces read from a checkpoint are checked against the board's
 move rules (:func:`check_piece`, :func:`pieces_overlap`) before any kernel trusts them;
 :func:`remaining` estimates the share of a search still ahead, for progress bars.

@@ -69,7 +69,7 @@ class Tracker:
     pending : numpy.ndarray, shape (n_pending,), dtype int64
         The subproblems not started, in a fixed shuffled order (neighbouring subproblems
         cost alike, so that progress and its ETA are even).
-    resumed : list of (int, nqueens_numba._split.Piece)
+    resumed : list of (int, nqueens_numba._pieces.Piece)
         The pieces in progress read from the checkpoint, with their keys: run them first.
 
     Threads report to it under :attr:`lock`: :meth:`finish` for subproblems counted in one
@@ -83,6 +83,7 @@ class Tracker:
         self.split = split
         self.job = split.job
         self.n = split.n
+        self.keywords = split.board.keywords
         self.where = where
         self.resumable = resumable
         self.verify = verify
@@ -275,10 +276,10 @@ class Tracker:
         """The ``KeyboardInterrupt`` to raise: how far the count got, and how to resume."""
         going = len(self._in_progress())
         done = int(self.done.sum())
-        message = (f"count of n={self.n}{self.where} interrupted after {done} of "
-                   f"{len(self.done)} subproblems" if done < len(self.done) else
-                   f"count of n={self.n}{self.where} interrupted once all {done} subproblems "
-                   f"were counted")
+        count = f"count of n={self.n}{self.keywords}{self.where} interrupted"
+        message = (f"{count} after {done} of {len(self.done)} subproblems"
+                   if done < len(self.done) else
+                   f"{count} once all {done} subproblems were counted")
         if going:
             message += f" ({going} more in progress)"
         if self.checkpoint is not None:
@@ -346,11 +347,11 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
     job = split.job
     kernel = (split.method, split.board.flag, job.constrained)
     if split.direct and not progress and checkpoint is None:
-        if kernel in _kernels.loaded_counts:
+        if _kernels.is_loaded(*kernel):
             results = job(split.states)
         else:  # (it may compile the kernel)
             results = _kernels.apart(lambda: job(split.states))
-        _kernels.loaded_counts.add(kernel)
+        _kernels.mark_loaded(*kernel)
         return results
     # A checkpoint of another count, or one that cannot be written, is refused before
     # anything compiles.
@@ -363,10 +364,11 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
             opened.close()
         if isinstance(exc, KeyboardInterrupt):
             raise KeyboardInterrupt(
-                f"count of n={split.n}{executor.where} interrupted before it started, while "
-                f"its kernels were compiled or loaded from the cache: nothing was counted or "
-                f"saved (a compile goes on in the background of this process: the next count "
-                f"finds it done; warmup() or nqueens warmup compiles every kernel once)"
+                f"count of n={split.n}{split.board.keywords}{executor.where} interrupted "
+                f"before it started, while its kernels were compiled or loaded from the "
+                f"cache: nothing was counted or saved (a compile goes on in the background of "
+                f"this process: the next count finds it done; warmup() or nqueens warmup "
+                f"compiles every kernel once)"
             ) from None
         raise
     tracker = Tracker(split, opened, progress, save_every, executor.where, resumable, verify)
@@ -382,10 +384,10 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
 def load_kernel(split, progress=False):
     """Compile (or load) the CPU kernel of ``split`` here, where Ctrl-C can stop it, and
     before any bar starts: once per kernel and process (a warm count does not ask again:
-    ``_kernels.loaded_counts``). An executor with a ``load(split, progress)`` method loads
+    ``_kernels.is_loaded``). An executor with a ``load(split, progress)`` method loads
     its own kernels instead."""
     job = split.job
     kernel = (split.method, split.board.flag, job.constrained)
-    if progress or kernel not in _kernels.loaded_counts:
+    if progress or not _kernels.is_loaded(*kernel):
         compile_first(lambda: job.run(split.states[:0], job.piece(0), 1), "count", progress)
-        _kernels.loaded_counts.add(kernel)
+        _kernels.mark_loaded(*kernel)

@@ -150,10 +150,7 @@ def split_target(n, n_threads, board=QUEEN):
     are measured on)."""
     total = board.totals.get(n)
     per = config.SOLUTIONS_PER_SUBPROBLEM
-    if total is None:
-        by_size = config.MAX_SUBPROBLEMS if board.fill_untabulated else 0
-    else:
-        by_size = -(-total // per)
+    by_size = board.untabulated_subproblems() if total is None else -(-total // per)
     return min(max(config.TASKS_PER_THREAD * n_threads, by_size), config.MAX_SUBPROBLEMS)
 
 
@@ -475,13 +472,19 @@ class CountPlan:
     device: str = "cpu"
 
 
-def _shortcut(n, board):
+def _queens_shortcut(n):
     """The engine that answers a plain count of a small board without a split (when the
     plan may take a shortcut): ``"breadth"`` (:func:`is_breadth`), ``"small"``
     (:func:`is_small`), else ``None``; by ``config`` as it is now."""
-    if board is not QUEEN:
-        return None
     return "breadth" if is_breadth(n) else "small" if is_small(n) else None
+
+
+#: The shortcuts of :func:`_queens_shortcut`, by board (none for the variants).
+_SHORTCUTS = {QUEEN: _queens_shortcut}
+
+
+def _shortcut(n, board):
+    return _SHORTCUTS.get(board, lambda n: None)(n)
 
 
 def _cold_small(n, board, result, method, constraints):
@@ -558,13 +561,13 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
         split = count_split(n, "halving", n_threads, halving=board.plain, board=board)
         return CountPlan(engine="split", split=split, **plan)
     shortcut = _shortcut(n, board) if shortcuts else None
-    loaded = _kernels.loaded_counts
-    if (method, board.flag, constraints is not None) in loaded:
+    constrained = constraints is not None
+    if _kernels.is_loaded(method, board.flag, constrained):
         shortcut = None  # loaded: faster than NumPy or the kernel that compiles fastest
     elif fundamental and board.plain and shortcuts and n <= config.BREADTH_ORBITS_MAX_N:
         shortcut = "breadth"  # the solutions by NumPy, classified by D4
     elif (shortcut == "breadth" and n >= config.SMALL_OVER_BREADTH_MIN_N
-          and ("small", board.flag, constraints is not None) in loaded):
+          and _kernels.is_loaded("small", board.flag, constrained)):
         shortcut = "small"
     elif shortcut is None and shortcuts and _cold_small(n, board, result, method, constraints):
         shortcut = "small"

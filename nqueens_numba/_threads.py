@@ -184,7 +184,7 @@ class LocalThreads:
 
     Each thread takes subproblems not started (a batch sized to about
     ``config.TASK_SECONDS`` of work) or a piece in progress, and runs them one kernel call
-    of ``budget`` steps (``config.COUNT_BUDGET``, about 0.1 s) at a time. After each call it
+    of ``config.COUNT_BUDGET`` steps (about 0.1 s) at a time. After each call it
     reports finished subproblems and its search in progress to the tracker; when other
     threads are idle and nothing is queued, it gives back the subproblems it has not
     started, or splits its search (:meth:`~nqueens_numba._pieces.Piece.split`) once per idle
@@ -193,20 +193,20 @@ class LocalThreads:
     read every 1024 steps), so that it waits milliseconds for its share, not a call. The
     calling thread saves the checkpoint and redraws the bar meanwhile; on Ctrl-C it stops
     the threads (their calls end at once, by the same signal), saves the searches in
-    progress and raises :meth:`Tracker.interrupted`. The threads are a
+    progress and raises :meth:`~nqueens_numba._runner.Tracker.interrupted`. The threads are a
     :class:`~nqueens_numba._pool.Crew`.
     """
 
     where = ""
 
-    def __init__(self, n_threads, budget=None):
+    def __init__(self, n_threads):
         self.threads = n_threads
-        self.budget = config.COUNT_BUDGET if budget is None else budget
 
     def run(self, split, tracker):
         work = _Work(tracker.pending, tracker.resumed, self.threads)
-        crew = Crew(self.threads, lambda k, stop: _count_worker(split, tracker, work,
-                                                                self.budget), "count")
+        budget = config.COUNT_BUDGET
+        crew = Crew(self.threads, lambda k, stop: _count_worker(split, tracker, work, budget),
+                    "count")
         try:
             crew.start()
             while not work.ended.wait(0.25):

@@ -1,7 +1,7 @@
-"""The public functions of the package, gathered from the modules that do each job.
+"""The first public functions of the package, gathered from the modules that do each job.
 
-Kept for code that imports ``nqueens_numba.api``; ``import nqueens_numba`` gives the same
-names (see ``README.md``, "How the code is organised", for where each one lives).
+Kept for code that imports ``nqueens_numba.api``; ``import nqueens_numba`` gives these names
+and the rest (see ``README.md``, "How the code is organised", for where each one lives).
 """
 from ._split import METHODS, SYMMETRIC_RESULTS
 from .checking import is_solution
@@ -21,4 +21,7 @@ __all__ = [
     "iter_solutions",
     "save_solutions",
     "trace",
+    "TRACE_DTYPE",
+    "METHODS",
+    "SYMMETRIC_RESULTS",
 ]

@@ -57,11 +57,6 @@ class Board:
     method_of : dict of str to str
         The method it counts by for each method a count may choose (its only method when
         it has one).
-    fill_untabulated : bool
-        Whether a count's split aims at as many subproblems as allowed
-        (``config.MAX_SUBPROBLEMS``) when the total is not tabulated: plain queens past
-        n = 27; not the variants, which have far fewer solutions than the queens the sizes
-        are measured on (the per-thread share only).
     counted : str or None
         How its count weighs the solutions it finds, when not one by one: toroidal queens
         are counted ``"by least steps"`` (see ``count_solutions``), which checkpoints
@@ -79,7 +74,6 @@ class Board:
     plain: bool = False
     answers_unsolvable: bool = False
     unsolvable: frozenset = field(init=False)
-    fill_untabulated: bool = False
     totals: dict = field(default_factory=dict)
     restricted: bool = True
     method_of: dict = field(init=False)
@@ -107,6 +101,12 @@ class Board:
         """The total count when tabulated (:attr:`totals`): OEIS A000170 for plain
         queens, ``n <= 27``; else ``None``."""
         return self.totals.get(n)
+
+    def untabulated_subproblems(self):
+        """Subproblems a count's split aims at when its total is not tabulated: none beyond
+        the per-thread share (the variants have far fewer solutions than the queens the
+        sizes are measured on)."""
+        return 0
 
     def check_combination(self, constraints=None, method=None, fundamental=False,
                           prefix_depth=None):
@@ -214,6 +214,10 @@ class Board:
 class _PlainBoard(Board):
     """The plain queens' board: everything combines with it."""
 
+    def untabulated_subproblems(self):
+        """As many as allowed (``config.MAX_SUBPROBLEMS``): plain queens past n = 27."""
+        return config.MAX_SUBPROBLEMS
+
     def check_combination(self, constraints=None, method=None, fundamental=False,
                           prefix_depth=None):
         return None
@@ -289,7 +293,6 @@ def _int64(value):
 
 #: The boards, by ``(piece, torus)``.
 QUEEN = _PlainBoard("queen", False, 0, plain=True,
-                    fill_untabulated=True,
                     totals=dict(enumerate(config.A000170)), restricted=False)
 TOROIDAL = _Torus("queen", True, _kernels.TORUS, "torus", ", torus=True", ("halving",),
                   classified_by_search=False, counted="by least steps",

@@ -33,7 +33,7 @@ from datetime import datetime, timezone
 
 import numpy as np
 
-from . import _validate
+from . import _validate, config
 from ._files import atomic_file, lock_beside, probe_directory, remove_stale_temporaries, unlock
 
 __all__ = ["Checkpoint", "CheckpointError", "status", "split_record", "recorded_depth"]
@@ -94,7 +94,7 @@ def _read(path, why_damaged, check_split=None):
         raise why_damaged(f"version {version!r}, expected one of {_READABLE_VERSIONS}")
     split = data.get("split")
     if not isinstance(split, dict) or not _is_int(split.get("n_subproblems"), 0, _INT64_MAX) \
-            or not _is_int(split.get("n"), 0, 64):
+            or not _is_int(split.get("n"), 0, config.MAX_N):
         raise why_damaged("no valid 'split' field")
     finished = data.get("finished")
     if not isinstance(finished, list):

@@ -346,7 +346,7 @@ def _small_count(plan, n_threads, progress=False):
         return int(count_rows(n, 0, 0, 0, 0, rows))
 
     counts = _pool.run_threads(n_threads, count, [(column,) for column in columns])
-    _kernels.loaded_counts.add(("small", plan.board.flag, constraints is not None))
+    _kernels.mark_loaded("small", plan.board.flag, constraints is not None)
     return sum(c * w for c, w in zip(counts, weights))
 
 

@@ -3,7 +3,7 @@
 The count is planned exactly as a local one (:func:`nqueens_numba._split.plan_count`) and
 run by :func:`nqueens_numba.counting.run_plan` with :class:`DaskBatches` as the executor:
 the split's pending subproblems are cut into balanced batches, and each batch is a Dask task
-that runs the split's :class:`~nqueens_numba._pieces.CountJob` (the compiled counting
+that runs the split's :class:`~nqueens_numba._job.CountJob` (the compiled counting
 kernel) on a worker. What needs no split (small boards, enumerated orbits) runs here. Results come back as they finish and go to the same tracker as a local count's
 (:class:`nqueens_numba._runner.Tracker`: checkpoint, progress bar); the split adds them up.
 A task runs its batch for at most about ``config.DASK_TASK_SECONDS`` and returns the search
@@ -286,7 +286,7 @@ _stopped = set()
 
 
 def _advance(job, states, piece, seconds, budget=None, token=None):
-    """``job.run`` kernel calls (:class:`~nqueens_numba._split.CountJob`) of ``budget``
+    """``job.run`` kernel calls (:class:`~nqueens_numba._job.CountJob`) of ``budget``
     steps (``config.COUNT_BUDGET``) until the batch is finished, ``seconds`` have passed or
     the count of ``token`` is stopped (:data:`_stopped`): one task of a Dask worker.
 

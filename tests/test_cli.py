@@ -302,3 +302,31 @@ def test_scheduler_timeout_needs_a_scheduler(capsys):
         main(["count", "8", "--scheduler-timeout", "3"])
     assert info.value.code == 2
     assert "--scheduler-timeout applies only with --scheduler" in capsys.readouterr().err
+
+
+def test_every_keyword_the_cli_rewrites_is_in_a_message_of_the_package():
+    """(The command line rewrites the API's messages by their words: a message reworded in
+    the package would keep its keyword names on the command line.)"""
+    import ast
+    import pathlib
+
+    from nqueens_numba.cli import messages
+
+    package = pathlib.Path(nq.__file__).parent
+    texts = []
+    for path in package.rglob("*.py"):
+        if path.name == "messages.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                texts.append(node.value)
+            elif isinstance(node, ast.JoinedStr):  # (its words, a value as "{}")
+                texts.append("".join(part.value if isinstance(part, ast.Constant) else "{}"
+                                     for part in node.values))
+
+    def said(key):
+        if key.endswith(" must"):  # ("{name} must ...", the name given to a check)
+            return key[:-len(" must")] in texts and any("{} must" in t for t in texts)
+        return any(key in text for text in texts)
+
+    assert not [key for key in messages._OPTIONS if not said(key)]

@@ -310,6 +310,9 @@ def test_an_interruption_once_every_subproblem_is_counted_says_so():
     assert str(tracker.interrupted()) == (
         f"count of n=10 interrupted once all {len(split.states)} subproblems were counted, "
         f"before its result was returned")  # (not "the work done is lost")
+    torus = _split.count_split(11, "halving", 1, board=TOROIDAL)
+    assert str(_runner.Tracker(torus).interrupted()).startswith(
+        "count of n=11, torus=True interrupted after 0 of ")  # (it said "count of n=11")
 
 
 def test_an_interrupted_occupancy_says_how_far_it_got(monkeypatch):

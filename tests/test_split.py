@@ -245,6 +245,7 @@ def test_a_loaded_small_kernel_is_preferred_to_numpy(monkeypatch):
 def test_plans_read_the_tunables_at_call_time(monkeypatch):
     # (config says so: a benchmark sets them after importing the package)
     from nqueens_numba.board import QUEEN
+    monkeypatch.setattr(_kernels, "loaded_counts", set())  # (a loaded kernel: no shortcut)
     assert _split.plan_count(10, QUEEN).engine == "breadth"
     monkeypatch.setattr(config, "BREADTH_MAX_N", 4)
     monkeypatch.setattr(config, "DIRECT_SOLUTIONS", 1)
@@ -255,3 +256,8 @@ def test_plans_read_the_tunables_at_call_time(monkeypatch):
     monkeypatch.setattr(config, "MAX_SUBPROBLEMS", 1000)
     assert _split.split_target(30, 1) == 1000
     assert _split.split_target(30, 1, board_of("superqueen")) == config.TASKS_PER_THREAD
+
+
+def test_every_engine_a_plan_names_has_a_runner():
+    from nqueens_numba import counting
+    assert set(counting._ENGINES) | {"split"} == set(_split.ENGINES)

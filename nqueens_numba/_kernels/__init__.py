@@ -123,14 +123,27 @@ _ENTRIES = {
 
 __all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "apart",
            "cache_directory", "cache_of", "compiling", "entry", "has", "images",
-           "interrupts_deferred", "is_ours", "is_ready", "loaded_counts", "notice",
+           "interrupts_deferred", "is_loaded", "is_ours", "is_ready", "loaded_counts",
+           "mark_loaded", "notice",
            "numba_module", "said_compiling", "say"]
 
 #: The count kernels compiled or loaded in this process, as ``(method, board flag,
 #: constrained)`` (method ``"small"``: the plainest count, ``count_rows``): added by the runs
-#: that use them, read by the plan of a count (a small board is counted faster by a loaded
-#: kernel than by NumPy or by a kernel still to load).
+#: that use them (:func:`mark_loaded`), read by the plan of a count (:func:`is_loaded`: a
+#: small board is counted faster by a loaded kernel than by NumPy or by a kernel still to
+#: load).
 loaded_counts = set()
+
+
+def is_loaded(method, flag, constrained):
+    """Whether the count kernel of ``method`` (or ``"small"``) for the board of kernel flag
+    ``flag``, with constraints or without, ran in this process."""
+    return (method, flag, bool(constrained)) in loaded_counts
+
+
+def mark_loaded(method, flag, constrained):
+    """Record that the count kernel of :func:`is_loaded` ran in this process."""
+    loaded_counts.add((method, flag, bool(constrained)))
 
 #: Per thread: ``active`` while a caller's own notice (``_progress.compiling_notice``), which
 #: names the feature, is on; the process's first-compile line then stays quiet.
