@@ -220,6 +220,7 @@ class Checkpoint:
             raise CheckpointError(f"checkpoint {self.path!r}: cannot lock it "
                                   f"({exc.strerror})") from None
         self._original = None  # the file's bytes when opened (see restore)
+        self._final = False
         try:
             if os.path.exists(target):
                 if not os.path.isfile(target):  # a pipe or a device: reading it could block
@@ -229,6 +230,7 @@ class Checkpoint:
                 with open(target, "rb") as file:
                     self._original = file.read()
                 self._load(target)
+                self._final = self.complete  # (saved as complete: its time stays)
             remove_stale_temporaries(target)
         except BaseException:
             self.close()
@@ -289,8 +291,9 @@ class Checkpoint:
                     if split.get("constraints_sha256") != self.split.get("constraints_sha256"):
                         theirs += " (other ones)"
                     else:
-                        theirs += (" with other subproblems or results (another version of "
-                                   "nqueens_numba?)")
+                        theirs += (" with other subproblems or results (blocked squares "
+                                   "or pre-placed queens that allow the same squares but "
+                                   "split otherwise, or another version of nqueens_numba)")
                 raise CheckpointError(
                     f"checkpoint {self.path!r} belongs to another count: it was written for "
                     f"{theirs}; this count is {ours}. It was left unchanged: use another "
@@ -323,7 +326,11 @@ class Checkpoint:
 
     def save(self, snapshot=None):
         """Write the checkpoint (``snapshot`` if given, else what is recorded now): a
-        temporary file beside it, flushed, then renamed over it."""
+        temporary file beside it, flushed, then renamed over it. A file complete when
+        opened is not written again: nothing in it can change, and ``updated`` keeps the
+        time the count finished."""
+        if self._final:
+            return
         items, in_progress, summary = self.snapshot() if snapshot is None else snapshot
         finished = [[i, *c] for i, c in sorted(items)]
         data = {

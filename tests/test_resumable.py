@@ -392,6 +392,12 @@ def test_status_of_a_finished_count(tmp_path):
     assert info["finished"] == info["total_subproblems"] > 1
     assert (info["in_progress"], info["partial_count"], info["fraction_done"]) == (0, 73712, 1.0)
     assert info["complete"] and info["version"] == 2
+    before, stamp = path.read_bytes(), path.stat().st_mtime_ns
+    time.sleep(1.1)  # (``updated`` has seconds)
+    assert nq.count_solutions(13, checkpoint=path) == 73712  # answered from the file ...
+    assert nq.count_solutions(13, fundamental=True, checkpoint=path) == 9233
+    # ... which keeps the time the count finished
+    assert path.read_bytes() == before and path.stat().st_mtime_ns == stamp
 
 
 def test_status_errors(tmp_path):
