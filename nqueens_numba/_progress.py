@@ -44,10 +44,14 @@ def significant(value, digits=2):
     return f"{rounded:,.{decimals}f}"
 
 
-def duration(seconds):
+def duration(seconds, clock=True):
     """A time to wait, no more precise than it is known: a clock ``H:MM:SS`` (``MM:SS``)
-    below a day, else days or years to 2 significant digits (``"15 days"``, ``"7.2
-    years"``): a count's long-run warning and its bar's ETA."""
+    below a day (a bar's ETA), else days or years to 2 significant digits (``"15 days"``,
+    ``"7.2 years"``); with ``clock=False`` (an estimate: a count's long-run warning)
+    minutes or hours below a day, to 2 significant digits too (``"12 hours"``)."""
+    if seconds < 86_400 and not clock:
+        unit, size = ("minutes", 60) if seconds < 3600 else ("hours", 3600)
+        return f"{significant(seconds / size)} {unit}"
     if seconds < 86_400:
         minutes, secs = divmod(int(max(seconds, 0)), 60)
         hours, minutes = divmod(minutes, 60)

@@ -405,7 +405,7 @@ def warn_if_long(plan, n_threads, checkpointed):
         hours = seconds / 3600
         about = "roughly" if cost is not None else "about"
         message = (f"n={n}{plan.board.keywords}: {about} {_progress.significant(hours)} "
-                   f"CPU-hours on this machine ({_progress.duration(seconds / n_threads)} on "
+                   f"CPU-hours on this machine ({_progress.duration(seconds / n_threads, clock=False)} on "
                    f"{n_threads} thread{'s' if n_threads > 1 else ''}); {advice}")
     else:
         return

@@ -244,6 +244,9 @@ def test_long_times_are_rounded_to_what_is_known():
     assert _progress.duration(59) == "00:59" and _progress.duration(3725) == "1:02:05"
     assert _progress.duration(86_400 * 15.4) == "15 days"
     assert _progress.duration(72838 * 3600 + 28 * 60 + 28) == "8.3 years"
+    assert _progress.duration(12 * 3600 + 3 * 60 + 43, clock=False) == "12 hours"
+    assert _progress.duration(2 * 3600 + 1800, clock=False) == "2.5 hours"
+    assert _progress.duration(754, clock=False) == "13 minutes"
     bar = _progress.progress_bar(1000, 0, "count", disable=True)
     text = bar.format_meter(1, 1000, 3600.0)  # 999 hours to go
     assert "<42 days," in text and "999:" not in text

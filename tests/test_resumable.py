@@ -537,6 +537,9 @@ def test_a_count_of_more_than_a_day_says_so():
     figures = re.findall(r"about ([\d,]+) CPU-hours .*\(([\d.]+) ", str(record[0].message))[0]
     for figure in figures:  # 2 significant digits, no more
         assert len(figure.replace(",", "").replace(".", "").strip("0")) <= 2, figure
+    with pytest.warns(nq.LongCountWarning, match=r"n=22: about [\d,]+ CPU-hours on this "
+                      r"machine \([\d.]+ hours on 16 threads\)"):  # (not a clock: 12:03:43)
+        warn_if_long(_split.plan_count(22, n_threads=16), 16, False)
     with pytest.warns(nq.LongCountWarning, match="no count this large"):
         warn_if_long(_split.plan_count(40, prefix_depth=2, n_threads=2), 2, True)
     with warnings.catch_warnings():
