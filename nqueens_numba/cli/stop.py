@@ -8,11 +8,17 @@ import os
 import signal
 import sys
 import threading
+import time
 
 from .._files import remove_pending_temporaries, stop_writing
 
 #: The signal that ended the run, for the exit status (128 + its number; 130 for Ctrl-C).
 ended_by = {}
+
+#: A signal again within this many seconds of the first is the same one sent twice (GNU
+#: ``timeout`` signals the command, then its process group): no one presses Ctrl-C twice so
+#: fast.
+ECHO_SECONDS = 0.05
 
 #: What a second signal, which ends the process at once, leaves behind (set by the command
 #: running: :func:`keeping`).
@@ -88,14 +94,19 @@ def _terminate(signum, frame):
     files being written and saves a checkpoint. A second signal while stopping (a count
     waits for its running subproblems) ends the process at once, with the temporary files
     being written removed and the last saved checkpoint kept. A signal after the answer is
-    written (:func:`answered`) is ignored."""
+    written (:func:`answered`) is ignored, and so is the first one sent again at once
+    (``ECHO_SECONDS``)."""
     if "answered" in ended_by:
         return
     if "signal" in ended_by:
+        if (signum == ended_by["signal"]
+                and time.monotonic() - ended_by["since"] < ECHO_SECONDS):
+            return
         remove_pending_temporaries()
         _say(f"nqueens: stopped at once by a second signal; {_kept['what']}")
         os._exit(128 + signum)
     ended_by["signal"] = signum
+    ended_by["since"] = time.monotonic()
     stop_writing()  # no output file put in place, should the interruption be swallowed
     raise KeyboardInterrupt  # :func:`interrupted` names the signal
 
