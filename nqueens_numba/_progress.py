@@ -18,7 +18,7 @@ __all__ = ["COUNT_BAR_FORMAT", "significant", "duration", "progress_bar", "cache
 
 #: The text of a count's bar: its subproblems done are a fraction (the share done of those in
 #: progress counts), shown with two decimals, and the percentage with one.
-COUNT_BAR_FORMAT = ("{desc}: {percentage:5.1f}%|{bar}| {n:,.2f}/{total_fmt} "
+COUNT_BAR_FORMAT = ("{desc}: {percentage:5.1f}%|{bar}| {n:,.2f}/{total:,.0f} "
                     "[{elapsed}<{remaining}, {rate_fmt}{postfix}]")
 
 

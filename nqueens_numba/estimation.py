@@ -77,7 +77,9 @@ class Estimate(NamedTuple):
 
 def _check(n, samples, seed, n_threads, progress, piece, torus):
     board = board_of(piece, torus)
-    n = _validate.in_range(n, "n", 1, config.MAX_N)
+    n = _validate.in_range(n, "n", 1, config.MAX_N,
+                           what=f"in the range 1..{config.MAX_N} (n = 0, the empty board, "
+                           f"has exactly one solution: nothing to estimate)")
     if isinstance(samples, (float, np.floating)) and float(samples).is_integer():
         whole = int(samples)
         power = round(math.log10(whole)) if whole >= 1000 else None  # 10**6, not 10**0

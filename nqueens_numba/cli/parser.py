@@ -89,7 +89,7 @@ def build_parser():
     count.add_argument(
         "--method", "-m", choices=_split.METHODS, default=None,
         help="search: mirror halving, or one solution per symmetry class (default: "
-        f"symmetric from N = {config.SYMMETRIC_MIN_N})",
+        f"symmetric from N = {config.SYMMETRIC_MIN_N}; halving with --torus)",
     )
     count.add_argument(
         "--fundamental", action="store_true",
