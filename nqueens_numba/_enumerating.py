@@ -117,7 +117,7 @@ def profile_split(n, n_threads, board=QUEEN):
     target = _split.split_target(n, n_threads, board)
     if not board.torus:
         states, depth = _split.prefixes(n, board.first_columns(n), None, target, board=board)
-        return states, depth, board.first_weights(n, states)
+        return states, depth, board.first_weights(n, states[:, 3])
     states, depth = _split.prefixes(n, 1, None, target, board=board, shallowest=min(2, n))
     weights = np.full(len(states), n, dtype=np.int64)
     if depth >= 2:  # the mirror c -> -c mod n keeps column 0 and maps row 1 to n - q1

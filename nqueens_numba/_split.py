@@ -22,7 +22,7 @@ from .constraints import Constraints
 __all__ = ["METHODS", "SYMMETRIC_RESULTS", "SYMMETRIC_KERNEL_MIN_N", "Split", "CountJob",
            "CountPlan", "plan_count", "known_total", "no_constraints", "check_method",
            "choose_method", "is_breadth", "is_small", "has_subproblems", "check_prefix_depth",
-           "resumed_depth", "count_split", "prefixes", "mirror_weights", "orbits_to_count",
+           "resumed_depth", "count_split", "prefixes", "orbits_to_count",
            "ENGINES"]
 
 #: Counting methods: mirror halving, and the D4-symmetric search.
@@ -230,14 +230,6 @@ def _symmetric_prefixes(n, target, prefix_depth=None, board=QUEEN):
     return states, depth
 
 
-def mirror_weights(n, states, halved):
-    """2 for a first-row column in the left half when ``halved``, else 1:
-    ``(n_states,)`` int64 (the mirror image of each such subproblem is not searched)."""
-    if not halved:
-        return np.ones(len(states), dtype=np.int64)
-    return np.where(2 * states[:, 3] < n - 1, 2, 1).astype(np.int64)
-
-
 # --------------------------------------------------------------------------- the split
 
 
@@ -407,15 +399,17 @@ def count_split(n, method, n_threads, prefix_depth=None, constraints=None, halvi
         states, depth = _symmetric_prefixes(n, target, prefix_depth, board)
         weights = np.ones(len(states), dtype=np.int64)
     elif board.counted:  # by least steps: the first-row queen in column 0
-        states, depth = prefixes(n, 1, None, target, prefix_depth, board, min(2, n),
-                                  "count_prefixes")
-        weights = np.full(len(states), n, dtype=np.int64)
-    else:
-        halved = halving and (constraints is None or constraints.mirror_symmetric)
+        states, depth = prefixes(n, board.first_columns(n), None, target, prefix_depth, board,
+                                  min(2, n), "count_prefixes")
+        weights = board.first_weights(n, states[:, 3])
+    elif halving and (constraints is None or constraints.mirror_symmetric):
         allow = None if constraints is None else constraints.allow
-        states, depth = prefixes(n, (n + 1) // 2 if halved else n, allow, target,
-                                  prefix_depth, board)
-        weights = mirror_weights(n, states, halved)
+        states, depth = prefixes(n, board.first_columns(n), allow, target, prefix_depth, board)
+        weights = board.first_weights(n, states[:, 3])
+    else:  # every first-row column, each for itself
+        allow = None if constraints is None else constraints.allow
+        states, depth = prefixes(n, n, allow, target, prefix_depth, board)
+        weights = np.ones(len(states), dtype=np.int64)
     direct = board.plain and (known_total(n) or 2**64) <= config.DIRECT_SOLUTIONS
     allow = (constraints.allow if constraints is not None
              else None if method == "symmetric" else no_constraints(n))

@@ -131,11 +131,12 @@ class Board:
         left half and the middle column (the mirror gives the right half)."""
         return (n + 1) // 2
 
-    def first_weights(self, n, states):
-        """What each prefix of :meth:`first_columns` stands for: ``(n_states,)`` int64, 2
-        for a first-row queen in the left half (its mirror image) and 1 in the middle
-        column."""
-        return np.where(2 * states[:, 3] < n - 1, 2, 1).astype(np.int64)
+    def first_weights(self, n, columns):
+        """What a search from each first-row queen of :meth:`first_columns` stands for:
+        ``(len(columns),)`` int64 for ``columns`` (array_like of int: the first-row queens'
+        columns, ``states[:, 3]`` of prefix states), 2 for a column in the left half (its
+        mirror image) and 1 for the middle column."""
+        return np.where(2 * np.asarray(columns) < n - 1, 2, 1).astype(np.int64)
 
     def attacked(self, queens):
         """The squares attacked by the queens of a placement: ``(n, n)`` bool (one byte a
@@ -241,9 +242,9 @@ class _Torus(Board):
         """Column 0 alone: the column shifts give the others."""
         return 1
 
-    def first_weights(self, n, states):
+    def first_weights(self, n, columns):
         """``n`` each: the column shifts of the first-row queen in column 0."""
-        return np.full(len(states), n, dtype=np.int64)
+        return np.full(len(columns), n, dtype=np.int64)
 
     def down(self, n, cols, diag, anti, bit):
         full = (1 << n) - 1

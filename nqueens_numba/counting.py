@@ -336,7 +336,8 @@ def _small_count(plan, n_threads, progress=False):
     count_rows = _kernels.entry("count_rows", constrained=constraints is not None)
     allow = _split.no_constraints(n) if constraints is None else constraints.allow
     if constraints is None:  # mirror halving: the left half and the middle column, weighted
-        columns, weights = range((n + 1) // 2), [2] * (n // 2) + [1] * (n % 2)
+        columns = range(plan.board.first_columns(n))
+        weights = plan.board.first_weights(n, columns)
     else:
         columns, weights = range(n), [1] * n
 
@@ -347,7 +348,7 @@ def _small_count(plan, n_threads, progress=False):
 
     counts = _pool.run_threads(n_threads, count, [(column,) for column in columns])
     _kernels.mark_loaded("small", plan.board.flag, constraints is not None)
-    return sum(c * w for c, w in zip(counts, weights))
+    return sum(int(c) * int(w) for c, w in zip(counts, weights))
 
 
 #: What answers each engine of a plan but the split.

@@ -182,7 +182,7 @@ def probe_plan(n, samples, board=QUEEN):
         if found == 0 or found * config.ESTIMATE_PROBES_PER_STRATUM > samples:
             break  # (none: no solutions, which the probes of the shallower strata find)
         states, depth = deeper, k
-        weights = board.first_weights(n, states)
+        weights = board.first_weights(n, states[:, 3])
     tail = max(0, min(_estimate_tail(n), n - depth - config.ESTIMATE_RANDOM_ROWS))
     return ProbePlan(n, samples, states, depth, weights, tail, config.ESTIMATE_CHUNK, board)
 
