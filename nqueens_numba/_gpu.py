@@ -24,6 +24,7 @@ import numpy as np
 
 from . import _kernels, config
 from ._device import gpu_job
+from ._pool import Crew
 from ._progress import compile_first
 
 __all__ = ["CudaDevices", "after_launch", "count_states", "resume_on_cpu"]
@@ -131,19 +132,20 @@ class CudaDevices:
         self.timings.update(copy=0.0, kernel=0.0, launches=0)
         resume_on_cpu(split, tracker)
         work = _Work(tracker.pending, self.threads if len(tracker.pending) else 0)
-        threads = [threading.Thread(target=self._host, args=(device, split, tracker, work),
-                                    name=f"nqueens-gpu-{device}", daemon=True)
-                   for device in self.devices if work.running]
+        devices = list(self.devices) if work.running else []
+        crew = Crew(len(devices), lambda k, stop: self._host(devices[k], split, tracker, work),
+                    "gpu")
         try:
-            for thread in threads:  # (in the try: a Ctrl-C meanwhile stops those started)
-                thread.start()
+            crew.start()  # (in the try: a Ctrl-C meanwhile stops those started)
             while not work.ended.wait(0.25):
                 tracker.tick()
         except KeyboardInterrupt:
             work.stop()
-            _join(threads)
+            crew.join()
             raise tracker.interrupted() from None
-        _join(threads)
+        finally:
+            work.stop()
+            crew.join()
         if isinstance(work.error, KeyboardInterrupt):
             raise tracker.interrupted() from None
         if work.error is not None:
@@ -252,12 +254,6 @@ def count_states(job, states, device=0):
         kernel[_grid(cuda, len(states), block), block](*_args(job, on[0], on[1], on[2]), 0,
                                                        len(states), on[3], out)
         return out.copy_to_host()
-
-
-def _join(threads):
-    for thread in threads:
-        if thread.is_alive():  # (not those a Ctrl-C kept from starting)
-            thread.join()
 
 
 def resume_on_cpu(split, tracker):

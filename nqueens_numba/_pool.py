@@ -7,7 +7,8 @@ processes forked after a count.
 * :class:`Crew`: daemon threads running one function, told to stop through one event and
   joined within a bound (a thread that does not end in time is reported, not waited on
   forever). The local count (:mod:`nqueens_numba._threads`), the ordered enumeration
-  (:mod:`nqueens_numba._blocks`) and :func:`run_chunks` all run on it.
+  (:mod:`nqueens_numba._blocks`), the GPUs' host threads (:mod:`nqueens_numba._gpu`) and
+  :func:`run_chunks` all run on it.
 * :func:`run_chunks`: independent kernel calls of a fixed work list (an estimate's chunks of
   probes, an exact profile's batches of subproblems), folded in order, stopped within one
   call on Ctrl-C.

@@ -410,7 +410,7 @@ def count_split(n, method, n_threads, prefix_depth=None, constraints=None, halvi
         allow = None if constraints is None else constraints.allow
         states, depth = prefixes(n, n, allow, target, prefix_depth, board)
         weights = np.ones(len(states), dtype=np.int64)
-    direct = board.plain and (known_total(n) or 2**64) <= config.DIRECT_SOLUTIONS
+    direct = board.plain and is_small(n)
     allow = (constraints.allow if constraints is not None
              else None if method == "symmetric" else no_constraints(n))
     job = CountJob(n, depth, method, allow, board, constraints is not None)

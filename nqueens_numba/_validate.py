@@ -132,12 +132,10 @@ def max_threads():
                 raise ValueError(f"the environment variable NUMBA_NUM_THREADS must be 1 or "
                                  f"more, got {value!r}")
             return threads
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
+    return _CPUS
 
 
-#: The CPUs this process may run on, read once.
+#: The CPUs this process may run on, read once (as numba reads them when imported).
 _CPUS = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
             else os.cpu_count() or 1)
 

@@ -382,6 +382,11 @@ def estimated_cpu_seconds(n, method):
     return total * _seconds_per_solution[method] * config.COST_GROWTH_PER_N ** (n - 14)
 
 
+#: Totals below which a count is never long (n <= 20: hours on one core at most), and no time
+#: per solution is measured for its warning.
+_NEVER_LONG = 10**11
+
+
 def warn_if_long(plan, n_threads, checkpointed):
     """Warn with :class:`LongCountWarning` (one line) when the count of ``plan`` is
     estimated at more than ``config.LONG_COUNT_SECONDS`` of CPU time (unconstrained counts
@@ -390,7 +395,7 @@ def warn_if_long(plan, n_threads, checkpointed):
     n, split = plan.n, plan.split
     cost = config.VARIANT_COST.get(plan.board.name)
     if split.constraints is not None or not len(split.states) or (
-            cost is None and (plan.known or 2**64) < 10**11):
+            cost is None and (plan.known or 2**64) < _NEVER_LONG):
         return
     advice = ("its checkpoint keeps the progress" if checkpointed else
               "pass checkpoint=FILE to stop and resume it")
