@@ -13,9 +13,9 @@ import numpy as np
 
 from . import config
 
-__all__ = ["integer", "flag", "flags", "choice", "in_range", "seconds", "path", "positive_number",
-           "board_order", "threads", "limit", "max_bytes", "result_size", "integer_array",
-           "holds_bool", "placement_dtype", "max_threads"]
+__all__ = ["integer", "flag", "flags", "choice", "in_range", "seconds", "path", "checkpointing",
+           "positive_number", "board_order", "threads", "limit", "max_bytes", "result_size",
+           "integer_array", "holds_bool", "placement_dtype", "max_threads"]
 
 
 def integer(value, name):
@@ -91,6 +91,18 @@ def path(value, name):
         raise TypeError(f"{name} must be a file's path (str, bytes or os.PathLike), got "
                         f"{type(value).__name__}")
     return os.fsdecode(os.fspath(value))
+
+
+def checkpointing(checkpoint, checkpoint_every):
+    """A count's ``checkpoint`` (a path, or ``None``) and ``checkpoint_every`` (seconds, or
+    ``None``), validated: ``(checkpoint, checkpoint_every)``."""
+    if checkpoint is not None:
+        checkpoint = path(checkpoint, "checkpoint")
+    if checkpoint_every is not None:
+        checkpoint_every = seconds(checkpoint_every, "checkpoint_every")
+        if checkpoint is None:
+            raise ValueError("checkpoint_every applies only with checkpoint=FILE")
+    return checkpoint, checkpoint_every
 
 
 def positive_number(value, name, unit):

@@ -155,12 +155,7 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     n = _validate.board_order(n)
     n_threads = _validate.threads(n_threads)
     fundamental, progress = _validate.flags(fundamental=fundamental, progress=progress)
-    if checkpoint is not None:
-        checkpoint = _validate.path(checkpoint, "checkpoint")
-    if checkpoint_every is not None:
-        checkpoint_every = _validate.seconds(checkpoint_every, "checkpoint_every")
-        if checkpoint is None:
-            raise ValueError("checkpoint_every applies only with checkpoint=FILE")
+    checkpoint, checkpoint_every = _validate.checkpointing(checkpoint, checkpoint_every)
     cons = (None if preplaced is None and blocked is None
             else check_constraints(n, preplaced, blocked))
     board = board_of(piece, torus)

@@ -167,12 +167,7 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
     fundamental, progress = _validate.flags(fundamental=fundamental, progress=progress)
     tasks_per_worker = _validate.in_range(tasks_per_worker, "tasks_per_worker", 1,
                                           what="a positive integer")
-    if checkpoint is not None:
-        checkpoint = _validate.path(checkpoint, "checkpoint")
-    if checkpoint_every is not None:
-        checkpoint_every = _validate.seconds(checkpoint_every, "checkpoint_every")
-        if checkpoint is None:
-            raise ValueError("checkpoint_every applies only with checkpoint=FILE")
+    checkpoint, checkpoint_every = _validate.checkpointing(checkpoint, checkpoint_every)
     cons = check_constraints(n, preplaced, blocked)
     device = _device.check_device(device)
     gpus = gpu_workers(client, required=device == "cuda") if device != "cpu" else []
