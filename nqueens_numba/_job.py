@@ -79,7 +79,7 @@ class CountJob:
         """
         if signal is None:
             signal = np.zeros(1, dtype=np.int64)
-        if self.width > 1:
+        if self.method == "symmetric":
             counts, done = _kernels.entry("symmetric", self.board)(
                 self.n, states, self.depth, piece.stack, piece.level, piece.partial,
                 np.empty((2, self.n), dtype=np.int64), budget, signal)

@@ -102,7 +102,7 @@ def pieces_overlap(pieces):
 
 def row_allow(job, state):
     """Per-row allowed squares below ``state``: ``(n,)`` int64 or longer."""
-    if job.width > 1:
+    if job.method == "symmetric":
         return _kernels.entry("symmetric_allow")(job.n, int(state[3]))
     return job.allow
 

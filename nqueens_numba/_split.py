@@ -260,8 +260,8 @@ class Split:
     job : CountJob
         The kernel that counts a batch of these states.
     width : int
-        Results per subproblem: 6 for the symmetric search (:data:`SYMMETRIC_RESULTS`),
-        else 1.
+        Results per subproblem, as ``job`` gives them: 6 for the symmetric search
+        (:data:`SYMMETRIC_RESULTS`), else 1.
     """
 
     n: int
@@ -273,7 +273,10 @@ class Split:
     board: Board = QUEEN
     direct: bool = False
     job: CountJob = None
-    width: int = 1
+
+    @property
+    def width(self):
+        return self.job.width
 
     @property
     def results(self):
@@ -414,7 +417,7 @@ def count_split(n, method, n_threads, prefix_depth=None, constraints=None, halvi
     allow = (constraints.allow if constraints is not None
              else None if method == "symmetric" else no_constraints(n))
     job = CountJob(n, depth, method, allow, board, constraints is not None)
-    return Split(n, method, states, depth, weights, constraints, board, direct, job, job.width)
+    return Split(n, method, states, depth, weights, constraints, board, direct, job)
 
 
 # --------------------------------------------------------------------------- the plan
