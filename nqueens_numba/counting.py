@@ -45,7 +45,7 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         Count fundamental solutions (D4 orbits, OEIS A002562) instead of all solutions
         (the symmetric search); ``n = 0`` gives 1.
     prefix_depth : int, optional
-        Rows pre-placed to split the search: ``1 .. n - 1`` (halving) or ``2 .. n - 5``
+        Rows pre-placed to split the search: ``1 .. max(1, n - 1)`` (halving) or ``2 .. n - 5``
         (symmetric), at most ``config.MAX_SUBPROBLEMS`` subproblems. Every depth gives the
         same result; by default, many small subproblems.
     progress : bool, optional

@@ -89,6 +89,7 @@ def test_solve_json_many_chunks(capsys, monkeypatch):
     (["solve", "8", "--limit", "-1"], "limit"),
     (["solve", "8", "--format", "xml"], "invalid choice"),
     (["estimate", "0"], "n must be in the range 1..63"),
+    (["count", "8", "--preplace", "-1:3"], "starts with '-' goes after '=': --preplace=VALUE"),
     (["estimate", "8", "--samples", "0"], "--samples must be a positive integer"),
     (["estimate", "8", "--samples", "1.5"], "expected a whole number such as 1000000 or 1e6"),
     (["estimate", "8", "--samples", "ten"], "expected a whole number"),

@@ -1,6 +1,7 @@
 """The ``nqueens`` argument parser: the commands, their options, help texts and exit
 statuses."""
 import argparse
+import re
 
 from .. import _device, _split, config, export, huge
 from .._version import __version__
@@ -16,9 +17,15 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message):
         """Exit with status 2 after ``PROG: error: MESSAGE`` and a line naming ``--help``
-        on stderr."""
-        self.exit(2, f"{self.prog}: error: {message}\n({self.prog} --help lists the "
-                  f"options)\n")
+        on stderr (or, for an option whose value is missing, how to give one that starts
+        with ``-``, which argparse reads as an option)."""
+        hint = f"{self.prog} --help lists the options"
+        missing = re.fullmatch(r"argument ([^/:]+)\S*: expected one argument", message)
+        if missing:
+            option = missing.group(1)
+            hint = (f"{option} takes a value; one that starts with '-' goes after '=': "
+                    f"{option}=VALUE; {hint}")
+        self.exit(2, f"{self.prog}: error: {message}\n({hint})\n")
 
 
 def build_parser():
