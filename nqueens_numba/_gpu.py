@@ -135,18 +135,17 @@ class CudaDevices:
         devices = list(self.devices) if work.running else []
         crew = Crew(len(devices), lambda k, stop: self._host(devices[k], split, tracker, work),
                     "gpu")
+        interrupted = False
         try:
             crew.start()  # (in the try: a Ctrl-C meanwhile stops those started)
             while not work.ended.wait(0.25):
                 tracker.tick()
         except KeyboardInterrupt:
+            interrupted = True
+        finally:  # (joined once, whatever ended the count)
             work.stop()
             crew.join()
-            raise tracker.interrupted() from None
-        finally:
-            work.stop()
-            crew.join()
-        if isinstance(work.error, KeyboardInterrupt):
+        if interrupted or isinstance(work.error, KeyboardInterrupt):
             raise tracker.interrupted() from None
         if work.error is not None:
             raise work.error

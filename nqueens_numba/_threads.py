@@ -207,18 +207,17 @@ class LocalThreads:
         budget = config.COUNT_BUDGET
         crew = Crew(self.threads, lambda k, stop: _count_worker(split, tracker, work, budget),
                     "count")
+        interrupted = False
         try:
             crew.start()
             while not work.ended.wait(0.25):
                 tracker.tick()
         except KeyboardInterrupt:
+            interrupted = True
+        finally:  # (joined once, whatever ended the count)
             work.stop()
             crew.join()
-            raise tracker.interrupted() from None
-        finally:
-            work.stop()
-            crew.join()
-        if isinstance(work.error, KeyboardInterrupt):
+        if interrupted or isinstance(work.error, KeyboardInterrupt):
             raise tracker.interrupted() from None
         if work.error is not None:
             raise work.error

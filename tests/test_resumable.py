@@ -857,3 +857,36 @@ def test_early_version_2_files_are_read(tmp_path):
     info = nq.checkpoint.status(path)
     assert info["complete"] and info["partial_count"] is None
     assert nq.count_solutions(12, checkpoint=path) == 14200
+
+
+def test_a_thread_that_outlives_the_join_bound_is_reported_once(monkeypatch):
+    """A count stopped while one of its kernel calls runs on past ``config.JOIN_SECONDS``
+    raises its interruption after one wait and one warning (it waited and warned twice)."""
+    import _thread
+    import dataclasses
+
+    split = _split.count_split(12, "halving", 2)
+    calls, blocked = [], threading.Event()
+
+    class SlowJob:  # the first kernel call blocks for a second
+        def __getattr__(self, name):
+            return getattr(split.job, name)
+
+        def run(self, states, *args):
+            if len(states) and not calls:  # (not the call that loads the kernel)
+                calls.append(1)
+                blocked.set()
+                time.sleep(1.0)
+            return split.job.run(states, *args)
+
+    slow = dataclasses.replace(split, job=SlowJob(), direct=False)
+    monkeypatch.setattr(config, "JOIN_SECONDS", 0.2)
+    interrupter = threading.Thread(target=lambda: blocked.wait(30) and _thread.interrupt_main())
+    interrupter.start()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(KeyboardInterrupt, match="interrupted after"):
+            _runner.execute(slow, _threads.LocalThreads(2))
+    interrupter.join()
+    assert [str(w.message).count("still running") for w in caught] == [1]
+    time.sleep(1.0)  # (the blocked thread ends, and stops at once)
