@@ -24,7 +24,7 @@ import numpy as np
 
 from . import _kernels, config
 from ._device import gpu_job
-from ._pool import Crew
+from ._pool import Crew, supervise
 from ._progress import compile_first
 
 __all__ = ["CudaDevices", "after_launch", "count_states", "resume_on_cpu"]
@@ -135,20 +135,7 @@ class CudaDevices:
         devices = list(self.devices) if work.running else []
         crew = Crew(len(devices), lambda k, stop: self._host(devices[k], split, tracker, work),
                     "gpu")
-        interrupted = False
-        try:
-            crew.start()  # (in the try: a Ctrl-C meanwhile stops those started)
-            while not work.ended.wait(0.25):
-                tracker.tick()
-        except KeyboardInterrupt:
-            interrupted = True
-        finally:  # (joined once, whatever ended the count)
-            work.stop()
-            crew.join()
-        if interrupted or isinstance(work.error, KeyboardInterrupt):
-            raise tracker.interrupted() from None
-        if work.error is not None:
-            raise work.error
+        supervise(crew, work, tracker.tick, tracker.interrupted)
 
     def _host(self, device, split, tracker, work):
         """The host thread of GPU ``device``: copy the states, then launch on batches until

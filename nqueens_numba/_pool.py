@@ -21,7 +21,7 @@ import warnings
 
 from . import config
 
-__all__ = ["Crew", "run_chunks", "run_threads"]
+__all__ = ["Crew", "supervise", "run_chunks", "run_threads"]
 
 _crews = itertools.count(1)  # numbers the crews in their threads' names
 
@@ -94,6 +94,30 @@ class Crew:
 
     def __exit__(self, *exc):
         self.join()
+
+
+def supervise(crew, work, tick, interrupted):
+    """Run ``crew`` to its end from the calling thread: start it, call ``tick()`` every
+    quarter of a second until ``work.ended`` (a ``threading.Event``) is set, then (or on
+    Ctrl-C, or on an error) call ``work.stop()`` and join the crew, once.
+
+    Raises ``interrupted()`` (the ``KeyboardInterrupt`` to raise) on Ctrl-C or when a
+    thread was interrupted (``work.error``), else a thread's error.
+    """
+    stopped = False
+    try:
+        crew.start()  # (in the try: a Ctrl-C meanwhile stops those started)
+        while not work.ended.wait(0.25):
+            tick()
+    except KeyboardInterrupt:
+        stopped = True
+    finally:
+        work.stop()
+        crew.join()
+    if stopped or isinstance(work.error, KeyboardInterrupt):
+        raise interrupted() from None
+    if work.error is not None:
+        raise work.error
 
 
 def run_threads(n_threads, fn, calls):

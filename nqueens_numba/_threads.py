@@ -16,7 +16,7 @@ from collections import deque
 import numpy as np
 
 from . import config
-from ._pool import Crew
+from ._pool import Crew, supervise
 from ._runner import execute
 
 __all__ = ["LocalThreads", "run_split"]
@@ -207,17 +207,4 @@ class LocalThreads:
         budget = config.COUNT_BUDGET
         crew = Crew(self.threads, lambda k, stop: _count_worker(split, tracker, work, budget),
                     "count")
-        interrupted = False
-        try:
-            crew.start()
-            while not work.ended.wait(0.25):
-                tracker.tick()
-        except KeyboardInterrupt:
-            interrupted = True
-        finally:  # (joined once, whatever ended the count)
-            work.stop()
-            crew.join()
-        if interrupted or isinstance(work.error, KeyboardInterrupt):
-            raise tracker.interrupted() from None
-        if work.error is not None:
-            raise work.error
+        supervise(crew, work, tracker.tick, tracker.interrupted)
