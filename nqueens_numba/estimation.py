@@ -77,9 +77,10 @@ class Estimate(NamedTuple):
 
 def _check(n, samples, seed, n_threads, progress, piece, torus):
     board = board_of(piece, torus)
-    n = _validate.in_range(n, "n", 1, config.MAX_N,
-                           what=f"in the range 1..{config.MAX_N} (n = 0, the empty board, "
-                           f"has exactly one solution: nothing to estimate)")
+    if _validate.integer(n, "n") == 0:
+        raise ValueError(f"n must be in the range 1..{config.MAX_N}, got 0 (the empty board "
+                         f"has exactly one solution: nothing to estimate)")
+    n = _validate.in_range(n, "n", 1, config.MAX_N)
     if isinstance(samples, (float, np.floating)) and float(samples).is_integer():
         whole = int(samples)
         power = round(math.log10(whole)) if whole >= 1000 else None  # 10**6, not 10**0
