@@ -481,6 +481,7 @@ _SHORTCUTS = {QUEEN: _queens_shortcut}
 
 
 def _shortcut(n, board):
+    """The shortcut of ``board`` for ``n`` (:data:`_SHORTCUTS`), or ``None``."""
     return _SHORTCUTS.get(board, lambda n: None)(n)
 
 

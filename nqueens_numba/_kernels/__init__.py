@@ -124,8 +124,7 @@ _ENTRIES = {
 __all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "apart",
            "cache_directory", "cache_of", "compiling", "entry", "has", "images",
            "interrupts_deferred", "is_loaded", "is_ours", "is_ready", "loaded_counts",
-           "mark_loaded", "notice",
-           "numba_module", "said_compiling", "say"]
+           "mark_loaded", "notice", "numba_module", "said_compiling", "say"]
 
 #: The count kernels compiled or loaded in this process, as ``(method, board flag,
 #: constrained)`` (method ``"small"``: the plainest count, ``count_rows``): added by the runs
@@ -144,6 +143,7 @@ def is_loaded(method, flag, constrained):
 def mark_loaded(method, flag, constrained):
     """Record that the count kernel of :func:`is_loaded` ran in this process."""
     loaded_counts.add((method, flag, bool(constrained)))
+
 
 #: Per thread: ``active`` while a caller's own notice (``_progress.compiling_notice``), which
 #: names the feature, is on; the process's first-compile line then stays quiet.
