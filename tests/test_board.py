@@ -73,3 +73,13 @@ def test_every_kernel_of_the_table_exists():
         assert callable(_kernels.entry(job, board, constrained)), name
     with pytest.raises(LookupError):
         _kernels.entry("symmetric", TOROIDAL)
+
+
+def test_every_variant_has_a_cost_for_the_long_count_warning():
+    """(Without one, a variant's long count would be warned of by the plain queens' costs.)"""
+    from nqueens_numba import board, config
+
+    variants = [b for b in board._BOARDS.values() if not b.plain]
+    assert variants and all(b.name in config.VARIANT_COST for b in variants)
+    for size, seconds, growth in config.VARIANT_COST.values():
+        assert size > 0 and seconds > 0 and growth > 1

@@ -68,6 +68,20 @@ def test_after_warmup_first_calls_compile_nothing(cold_warmup):
                          capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
+    # ... and every CPU kernel of the kernel table is in the cache (a kernel added to the
+    # table without a warm-up step is not)
+    import re
+
+    from nqueens_numba import _kernels
+    from nqueens_numba.board import QUEEN, SUPERQUEEN, TOROIDAL
+
+    cached = {re.match(r"[^.]+\.(\w+)-\d+\.", name).group(1)
+              for _, _, names in os.walk(cache) for name in names if name.endswith(".nbi")}
+    boards = {board.flag: board for board in (QUEEN, TOROIDAL, SUPERQUEEN)}
+    kernels = {name for (job, flag, constrained), name in _kernels._ENTRIES.items()
+               if not job.startswith("gpu")
+               and hasattr(_kernels.entry(job, boards[flag], constrained), "py_func")}
+    assert len(kernels) > 20 and not kernels - cached, kernels - cached
 
 
 def test_the_first_compile_says_so_once(tmp_path):
