@@ -405,14 +405,13 @@ def count_split(n, method, n_threads, prefix_depth=None, constraints=None, halvi
         states, depth = prefixes(n, board.first_columns(n), None, target, prefix_depth, board,
                                   min(2, n), "count_prefixes")
         weights = board.first_weights(n, states[:, 3])
-    elif halving and (constraints is None or constraints.mirror_symmetric):
+    else:  # the left half and the middle column, or every column, each for itself
+        halved = halving and (constraints is None or constraints.mirror_symmetric)
         allow = None if constraints is None else constraints.allow
-        states, depth = prefixes(n, board.first_columns(n), allow, target, prefix_depth, board)
-        weights = board.first_weights(n, states[:, 3])
-    else:  # every first-row column, each for itself
-        allow = None if constraints is None else constraints.allow
-        states, depth = prefixes(n, n, allow, target, prefix_depth, board)
-        weights = np.ones(len(states), dtype=np.int64)
+        states, depth = prefixes(n, board.first_columns(n) if halved else n, allow, target,
+                                 prefix_depth, board)
+        weights = (board.first_weights(n, states[:, 3]) if halved
+                   else np.ones(len(states), dtype=np.int64))
     direct = board.plain and is_small(n)
     allow = (constraints.allow if constraints is not None
              else None if method == "symmetric" else no_constraints(n))

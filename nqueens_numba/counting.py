@@ -405,9 +405,10 @@ def warn_if_long(plan, n_threads, checkpointed):
     elif seconds >= config.LONG_COUNT_SECONDS:
         hours = seconds / 3600
         about = "roughly" if cost is not None else "about"
+        wait = _progress.duration(seconds / n_threads, clock=False)
         message = (f"n={n}{plan.board.keywords}: {about} {_progress.significant(hours)} "
-                   f"CPU-hours on this machine ({_progress.duration(seconds / n_threads, clock=False)} on "
-                   f"{n_threads} thread{'s' if n_threads > 1 else ''}); {advice}")
+                   f"CPU-hours on this machine ({wait} on {n_threads} "
+                   f"thread{'s' if n_threads > 1 else ''}); {advice}")
     else:
         return
     warnings.warn(message, LongCountWarning, stacklevel=4)
