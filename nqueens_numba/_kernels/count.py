@@ -279,89 +279,73 @@ def _count_rows_of(n, row, cols, diag, anti, allow, variant, near, above, queens
     return count
 
 
-@njit(**JIT)
-def _count_run(n, states, depth, allow, constrained, variant, stack, level, partial, budget,
-               signal):
-    """Count the subproblems of a batch in order, for about ``budget`` steps in all.
+def _count_batch_for(constrained, variant):
+    """The kernel of the count of a batch of subproblems on the board of ``variant`` (see
+    ``_common``), with per-row allowed squares if ``constrained``: both constants of the
+    kernel, so that each board compiles its own search without the other cases' branches.
 
-    ``states``: ``(k, 3 + depth)`` int64. If ``level[0] >= 0`` on entry, ``states[0]`` is
-    in progress: its cursor is ``stack``/``level`` and its count so far ``partial[0]``
-    (see ``_count_cursor``; ``partial``: ``(1,)`` int64). Returns ``(counts, n_done)``:
-    ``counts``, shape ``(k,)``, int64, holds the totals of the first ``n_done`` states,
-    which are finished. If ``n_done < k`` and ``level[0] >= 0``, ``states[n_done]`` is in
-    progress, its cursor in ``stack``/``level`` and its count so far in ``partial[0]``; with
-    ``level[0] == -1`` it is not started.
-    Every subproblem takes at least one step, so a call on many small ones returns too. The
-    call ends early once ``signal[0]`` is not 0 and it has taken ``signal[0]`` steps (see
-    ``_count_cursor``).
+    (A wrapper that passed them as literals would be one more level of calls, and numba
+    compiles the machine code of a kernel's callees again into each caller.)
     """
-    k = states.shape[0]
-    counts = np.zeros(k, dtype=np.int64)
-    used = np.int64(0)
-    queens = np.empty(n, dtype=np.int64)
-    for i in range(k):
-        near, above = _prefix_knight(variant, states[i], depth)
-        band = np.int64(0)
-        if variant & STEPS:
-            band = _steps_start(n, states[i], depth, queens)
-            if depth >= 1:
-                near |= _steps_near(variant, n, band, np.int64(1) << states[i, 3 + depth - 1])
-        if n - depth <= TAIL_ROWS:
-            counts[i] = _count_rows_of(n, depth, states[i, 0], states[i, 1], states[i, 2],
-                                       allow, variant, near, above, queens, band)
-            level[0] = -1
-            used += 1
-        else:
-            if level[0] < 0:
-                _start_count(n, states[i], depth, stack, level, allow, near)
+
+    @njit(**JIT)
+    def batch(n, states, depth, allow, stack, level, partial, budget, signal):
+        """Count the subproblems of a batch in order, for about ``budget`` steps in all.
+
+        ``states``: ``(k, 3 + depth)`` int64; ``allow``: ``(n,)`` int64, the squares each
+        row allows (all ones on a board without constraints). If ``level[0] >= 0`` on
+        entry, ``states[0]`` is in progress: its cursor is ``stack``/``level`` and its
+        count so far ``partial[0]`` (see ``_count_cursor``; ``partial``: ``(1,)`` int64).
+        Returns ``(counts, n_done)``: ``counts``, shape ``(k,)``, int64, holds the totals of
+        the first ``n_done`` states, which are finished. If ``n_done < k`` and
+        ``level[0] >= 0``, ``states[n_done]`` is in progress, its cursor in
+        ``stack``/``level`` and its count so far in ``partial[0]``; with ``level[0] == -1``
+        it is not started.
+        Every subproblem takes at least one step, so a call on many small ones returns too.
+        The call ends early once ``signal[0]`` is not 0 and it has taken ``signal[0]``
+        steps (see ``_count_cursor``).
+        """
+        k = states.shape[0]
+        counts = np.zeros(k, dtype=np.int64)
+        used = np.int64(0)
+        queens = np.empty(n, dtype=np.int64)
+        for i in range(k):
+            near, above = _prefix_knight(variant, states[i], depth)
+            band = np.int64(0)
+            if variant & STEPS:
+                band = _steps_start(n, states[i], depth, queens)
+                if depth >= 1:
+                    near |= _steps_near(variant, n, band,
+                                        np.int64(1) << states[i, 3 + depth - 1])
+            if n - depth <= TAIL_ROWS:
+                counts[i] = _count_rows_of(n, depth, states[i, 0], states[i, 1],
+                                           states[i, 2], allow, variant, near, above, queens,
+                                           band)
+                level[0] = -1
+                used += 1
+            else:
+                if level[0] < 0:
+                    _start_count(n, states[i], depth, stack, level, allow, near)
+                    partial[0] = 0
+                found, steps = _count_cursor(n, depth, stack, level, allow, constrained,
+                                             variant, above, queens, band,
+                                             max(budget - used, 1), signal, used)
+                partial[0] += found
+                used += steps + 1
+                if level[0] >= 0:
+                    return counts, i
+                counts[i] = partial[0]
                 partial[0] = 0
-            found, steps = _count_cursor(n, depth, stack, level, allow, constrained, variant,
-                                         above, queens, band, max(budget - used, 1), signal,
-                                         used)
-            partial[0] += found
-            used += steps + 1
-            if level[0] >= 0:
-                return counts, i
-            counts[i] = partial[0]
-            partial[0] = 0
-        if (used >= budget or (signal[0] != 0 and used >= signal[0])) and i + 1 < k:
-            return counts, i + 1
-    return counts, k
+            if (used >= budget or (signal[0] != 0 and used >= signal[0])) and i + 1 < k:
+                return counts, i + 1
+        return counts, k
+
+    return batch
 
 
-
-@njit(**JIT)
-def _count_batch(n, states, depth, allow, stack, level, partial, budget, signal):
-    """``_count_run`` on a board without constraints (``allow``: all ones), for about
-    ``budget`` steps.
-
-    (The entry points pass ``constrained`` and ``variant`` as constants, so that numba
-    compiles the search without the other cases' branches: from Python they would be
-    run-time flags.)
-    """
-    return _count_run(n, states, depth, allow, False, 0, stack, level, partial, budget,
-                      signal)
-
-
-@njit(**JIT)
-def _count_allowed_batch(n, states, depth, allow, stack, level, partial, budget, signal):
-    """``_count_run`` on a constrained board (row ``r`` may use only ``allow[r]``), for
-    about ``budget`` steps."""
-    return _count_run(n, states, depth, allow, True, 0, stack, level, partial, budget,
-                      signal)
-
-
-@njit(**JIT)
-def _count_torus_batch(n, states, depth, allow, stack, level, partial, budget, signal):
-    """``_count_run`` of toroidal queens by least steps (``TORUS | STEPS``), for about
-    ``budget`` steps (``allow``: all ones)."""
-    return _count_run(n, states, depth, allow, False, TORUS | STEPS, stack, level, partial,
-                      budget, signal)
-
-
-@njit(**JIT)
-def _count_knight_batch(n, states, depth, allow, stack, level, partial, budget, signal):
-    """``_count_run`` of superqueens (``KNIGHT``), for about ``budget`` steps (``allow``: all
-    ones)."""
-    return _count_run(n, states, depth, allow, False, KNIGHT, stack, level, partial, budget,
-                      signal)
+#: The count on each board: without constraints, with allowed squares, toroidal queens by
+#: least steps (``TORUS | STEPS``) and superqueens (``KNIGHT``).
+_count_batch = _count_batch_for(False, 0)
+_count_allowed_batch = _count_batch_for(True, 0)
+_count_torus_batch = _count_batch_for(False, TORUS | STEPS)
+_count_knight_batch = _count_batch_for(False, KNIGHT)

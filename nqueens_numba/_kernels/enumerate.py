@@ -240,89 +240,84 @@ def _fill_solutions(n, base, stack, queens, level, out, budget, allow):
     return written
 
 
-@njit(**JIT)
-def _fill_rows(n, base, stack, queens, level, out, budget, allow):
-    """``_fill_variant_rows_of`` on the plain board (a constrained one: ``allow``)."""
-    return _fill_variant_rows_of(n, base, stack, queens, level, out, budget, allow, 0)
+def _fill_rows_for(variant):
+    """The kernel of the enumeration without the unrolled tail on the board of ``variant``
+    (0, ``TORUS`` or ``KNIGHT``), a constant of the kernel: each board's kernel compiles
+    alone (see ``count._count_batch_for``)."""
 
+    @njit(**JIT)
+    def fill(n, base, stack, queens, level, out, budget, allow):
+        """``_fill_solutions`` without the unrolled tail, for subproblems of few rows, for
+        constrained boards and for the variants (``variant``): the queen of row ``r``
+        may stand only on the squares of ``allow[r]`` (apply ``allow[base]``, and the knights'
+        squares of row ``base``, to the cursor's first row yourself).
 
-@njit(**JIT)
-def _fill_torus_rows(n, base, stack, queens, level, out, budget, allow):
-    """``_fill_variant_rows_of`` of toroidal queens (``TORUS``; ``allow``: all ones)."""
-    return _fill_variant_rows_of(n, base, stack, queens, level, out, budget, allow, TORUS)
-
-
-@njit(**JIT)
-def _fill_knight_rows(n, base, stack, queens, level, out, budget, allow):
-    """``_fill_variant_rows_of`` of superqueens (``KNIGHT``; ``allow``: all ones)."""
-    return _fill_variant_rows_of(n, base, stack, queens, level, out, budget, allow, KNIGHT)
-
-
-@njit(**JIT)
-def _fill_variant_rows_of(n, base, stack, queens, level, out, budget, allow, variant):
-    """``_fill_solutions`` without the unrolled tail, for subproblems of few rows, for
-    constrained boards and for the variants (``variant``, a literal): the queen of row ``r``
-    may stand only on the squares of ``allow[r]`` (apply ``allow[base]``, and the knights'
-    squares of row ``base``, to the cursor's first row yourself).
-
-    Writes at most ``out.shape[0]`` rows (``int8``, ``out[k, row] == column``) and returns how
-    many it wrote. It also returns after about ``budget`` squares tried, so that callers can
-    check for cancellation even where solutions are rare. The cursor (``stack``, ``queens``,
-    ``level``, see ``_start_cursor``) is updated in place so that the next call resumes where
-    this one stopped; the search below row ``base`` is exhausted once ``level[0] < base``.
-    """
-    cap = out.shape[0]
-    last = n - 1
-    written = 0
-    d = level[0]
-    if d < base or cap == 0:
-        return 0
-    free = stack[d, 0]
-    if base == last:
-        # The subproblem leaves only the last row: each free square is one solution.
-        while free != 0 and written < cap:
-            bit, free = _lowest(free)
-            queens[last] = trailing_zeros(bit)
-            for r in range(n):
-                out[written, r] = queens[r]
-            written += 1
-        stack[d, 0] = free
-        level[0] = d if free != 0 else base - 1
-        return written
-    _, cols, diag, anti, _ = _registers(0, stack, d, 0)
-    top = last - 1  # a child of row ``top`` completes a solution
-    steps = 0
-    while True:
-        if free != 0:
-            if steps >= budget:
+        Writes at most ``out.shape[0]`` rows (``int8``, ``out[k, row] == column``) and returns how
+        many it wrote. It also returns after about ``budget`` squares tried, so that callers can
+        check for cancellation even where solutions are rare. The cursor (``stack``, ``queens``,
+        ``level``, see ``_start_cursor``) is updated in place so that the next call resumes where
+        this one stopped; the search below row ``base`` is exhausted once ``level[0] < base``.
+        """
+        cap = out.shape[0]
+        last = n - 1
+        written = 0
+        d = level[0]
+        if d < base or cap == 0:
+            return 0
+        free = stack[d, 0]
+        if base == last:
+            # The subproblem leaves only the last row: each free square is one solution.
+            while free != 0 and written < cap:
+                bit, free = _lowest(free)
+                queens[last] = trailing_zeros(bit)
+                for r in range(n):
+                    out[written, r] = queens[r]
+                written += 1
+            stack[d, 0] = free
+            level[0] = d if free != 0 else base - 1
+            return written
+        _, cols, diag, anti, _ = _registers(0, stack, d, 0)
+        top = last - 1  # a child of row ``top`` completes a solution
+        steps = 0
+        while True:
+            if free != 0:
+                if steps >= budget:
+                    break
+                steps += 1
+                bit, free = _lowest(free)
+                next_cols, next_diag, next_anti = _down(variant, n, cols, diag, anti, bit)
+                above = np.int64(1) << np.int64(queens[d - 1]) if d >= 1 else np.int64(0)
+                next_free = ~(next_cols | next_diag | next_anti | _knight(variant, bit, above)) \
+                    & allow[d + 1]
+                if next_free != 0:
+                    queens[d] = trailing_zeros(bit)
+                    if d == top:
+                        queens[last] = trailing_zeros(next_free)
+                        for r in range(n):
+                            out[written, r] = queens[r]
+                        written += 1
+                        if written == cap:
+                            break
+                    else:
+                        d = _push(stack, d, free, cols, diag, anti)
+                        free, cols, diag, anti = next_free, next_cols, next_diag, next_anti
+            elif d == base:
+                d = base - 1
                 break
-            steps += 1
-            bit, free = _lowest(free)
-            next_cols, next_diag, next_anti = _down(variant, n, cols, diag, anti, bit)
-            above = np.int64(1) << np.int64(queens[d - 1]) if d >= 1 else np.int64(0)
-            next_free = ~(next_cols | next_diag | next_anti | _knight(variant, bit, above)) \
-                & allow[d + 1]
-            if next_free != 0:
-                queens[d] = trailing_zeros(bit)
-                if d == top:
-                    queens[last] = trailing_zeros(next_free)
-                    for r in range(n):
-                        out[written, r] = queens[r]
-                    written += 1
-                    if written == cap:
-                        break
-                else:
-                    d = _push(stack, d, free, cols, diag, anti)
-                    free, cols, diag, anti = next_free, next_cols, next_diag, next_anti
-        elif d == base:
-            d = base - 1
-            break
-        else:
-            d, free, cols, diag, anti, _ = _pop(0, stack, d, 0)
-    if d >= base:
-        _push(stack, d, free, cols, diag, anti)
-    level[0] = d
-    return written
+            else:
+                d, free, cols, diag, anti, _ = _pop(0, stack, d, 0)
+        if d >= base:
+            _push(stack, d, free, cols, diag, anti)
+        level[0] = d
+        return written
+
+    return fill
+
+
+_fill_rows = _fill_rows_for(0)
+_fill_torus_rows = _fill_rows_for(TORUS)
+_fill_knight_rows = _fill_rows_for(KNIGHT)
+
 
 
 

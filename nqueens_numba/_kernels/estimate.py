@@ -105,61 +105,52 @@ def _profile_below(n, row, limit, cols, diag, anti, near, above, stack, out, var
     _profile_cursor(n, limit, stack, level, out, np.int64(1) << 62, variant)
 
 
-@njit(**JIT)
-def _profile_run(n, states, depth, limit, weights, stack, level, below, out, budget):
-    """``_profile_run_of`` on the plain board."""
-    return _profile_run_of(n, states, depth, limit, weights, stack, level, below, out, budget,
-                           0)
+def _profile_run_for(variant):
+    """The kernel of the exact profile on the board of ``variant`` (0, ``TORUS`` or
+    ``KNIGHT``), a constant of the kernel: each board's kernel compiles alone (see
+    ``count._count_batch_for``)."""
+
+    @njit(**JIT)
+    def run(n, states, depth, limit, weights, stack, level, below, out, budget):
+        """Profile the subproblems ``states`` (``depth`` rows placed) in order, for about
+        ``budget`` steps in all: add ``weights[i]`` times the nodes of each depth ``depth + 1 ..
+        limit`` below each finished ``states[i]`` to ``out``, shape ``(n + 1,)``, int64.
+
+        ``budget`` counts steps (see ``_profile_cursor``). A subproblem may be left in
+        progress: its cursor is ``stack``/``level`` (see ``_profile_start``; ``level[0] >= 0``)
+        and its nodes so far are in ``below``, ``(n + 1,)`` int64;
+        the next call, given the states from that one on, goes on with it. With
+        ``level[0] == -1`` the call starts ``states[0]``. Returns the subproblems finished.
+        ``level``: ``(3,)`` int64 (see ``_profile_start``).
+        """
+        full = _full_mask(n)
+        used = np.int64(0)
+        done = 0
+        while done < states.shape[0]:
+            if level[0] < 0:
+                for k in range(n + 1):
+                    below[k] = 0
+                near, above = _prefix_knight(variant, states[done], depth)
+                _profile_start(full, depth, states[done, 0], states[done, 1], states[done, 2],
+                               near, above, stack, level)
+            used += _profile_cursor(n, limit, stack, level, below, max(budget - used, 1),
+                                    variant)
+            if level[0] >= 0:
+                break
+            for k in range(depth + 1, limit + 1):
+                out[k] += weights[done] * below[k]
+            done += 1
+            if used >= budget:
+                break
+        return done
+
+    return run
 
 
-@njit(**JIT)
-def _profile_torus_run(n, states, depth, limit, weights, stack, level, below, out, budget):
-    """``_profile_run_of`` of toroidal queens (``TORUS``)."""
-    return _profile_run_of(n, states, depth, limit, weights, stack, level, below, out, budget,
-                           TORUS)
+_profile_run = _profile_run_for(0)
+_profile_torus_run = _profile_run_for(TORUS)
+_profile_knight_run = _profile_run_for(KNIGHT)
 
-
-@njit(**JIT)
-def _profile_knight_run(n, states, depth, limit, weights, stack, level, below, out, budget):
-    """``_profile_run_of`` of superqueens (``KNIGHT``)."""
-    return _profile_run_of(n, states, depth, limit, weights, stack, level, below, out, budget,
-                           KNIGHT)
-
-
-@njit(**JIT)
-def _profile_run_of(n, states, depth, limit, weights, stack, level, below, out, budget,
-                    variant):
-    """Profile the subproblems ``states`` (``depth`` rows placed) in order, for about
-    ``budget`` steps in all: add ``weights[i]`` times the nodes of each depth ``depth + 1 ..
-    limit`` below each finished ``states[i]`` to ``out``, shape ``(n + 1,)``, int64.
-
-    ``budget`` counts steps (see ``_profile_cursor``). A subproblem may be left in
-    progress: its cursor is ``stack``/``level`` (see ``_profile_start``; ``level[0] >= 0``)
-    and its nodes so far are in ``below``, ``(n + 1,)`` int64;
-    the next call, given the states from that one on, goes on with it. With
-    ``level[0] == -1`` the call starts ``states[0]``. Returns the subproblems finished.
-    ``level``: ``(3,)`` int64 (see ``_profile_start``).
-    """
-    full = _full_mask(n)
-    used = np.int64(0)
-    done = 0
-    while done < states.shape[0]:
-        if level[0] < 0:
-            for k in range(n + 1):
-                below[k] = 0
-            near, above = _prefix_knight(variant, states[done], depth)
-            _profile_start(full, depth, states[done, 0], states[done, 1], states[done, 2],
-                           near, above, stack, level)
-        used += _profile_cursor(n, limit, stack, level, below, max(budget - used, 1),
-                                variant)
-        if level[0] >= 0:
-            break
-        for k in range(depth + 1, limit + 1):
-            out[k] += weights[done] * below[k]
-        done += 1
-        if used >= budget:
-            break
-    return done
 
 
 @njit(**JIT)
@@ -202,105 +193,94 @@ def _count_below(n, full, row, cols, diag, anti, near, above, stack, variant):
     return count
 
 
-@njit(**JIT)
-def _probe_states(n, states, depth, tail, first, n_probes, base, extra, rng, sums, squares):
-    """``_probe_states_of`` on the plain board."""
-    _probe_states_of(n, states, depth, tail, first, n_probes, base, extra, rng, sums, squares,
-                     0)
+def _probe_states_for(variant):
+    """The kernel of an estimate's random probes on the board of ``variant`` (0, ``TORUS``
+    or ``KNIGHT``), a constant of the kernel: each board's kernel compiles alone (see
+    ``count._count_batch_for``)."""
 
+    @njit(**JIT)
+    def probe(n, states, depth, tail, first, n_probes, base, extra, rng, sums, squares):
+        """Random probes ``first .. first + n_probes - 1`` of an estimate, below the subproblems
+        ``states`` (``depth`` rows placed).
 
-@njit(**JIT)
-def _probe_torus_states(n, states, depth, tail, first, n_probes, base, extra, rng, sums,
-                        squares):
-    """``_probe_states_of`` of toroidal queens (``TORUS``)."""
-    _probe_states_of(n, states, depth, tail, first, n_probes, base, extra, rng, sums, squares,
-                     TORUS)
+        Subproblem ``s`` has probes of its own, one after the other: ``base + 1`` for ``s <
+        extra``, ``base`` after (``base >= 1``). A probe chooses one free square per row at
+        random (``rng``, a ``numpy.random.Generator``) down to the last ``tail`` rows, which it
+        counts exactly. Its value for depth ``k`` is the product of the numbers of free squares
+        of the rows it chose in, times the exact nodes of depth ``k`` below where it stopped (0
+        past a dead end).
 
-
-@njit(**JIT)
-def _probe_knight_states(n, states, depth, tail, first, n_probes, base, extra, rng, sums,
-                         squares):
-    """``_probe_states_of`` of superqueens (``KNIGHT``)."""
-    _probe_states_of(n, states, depth, tail, first, n_probes, base, extra, rng, sums, squares,
-                     KNIGHT)
-
-
-@njit(**JIT)
-def _probe_states_of(n, states, depth, tail, first, n_probes, base, extra, rng, sums, squares,
-                     variant):
-    """Random probes ``first .. first + n_probes - 1`` of an estimate, below the subproblems
-    ``states`` (``depth`` rows placed).
-
-    Subproblem ``s`` has probes of its own, one after the other: ``base + 1`` for ``s <
-    extra``, ``base`` after (``base >= 1``). A probe chooses one free square per row at
-    random (``rng``, a ``numpy.random.Generator``) down to the last ``tail`` rows, which it
-    counts exactly. Its value for depth ``k`` is the product of the numbers of free squares
-    of the rows it chose in, times the exact nodes of depth ``k`` below where it stopped (0
-    past a dead end).
-
-    With ``sums`` and ``squares`` of shape ``(n_strata, 1)``, float64, a probe adds its value
-    for depth ``n`` (the solutions) and its square to row ``s - s_first`` (``s_first``: the
-    subproblem of probe ``first``); of shape ``(n_strata, n + 1)``, its value for every depth
-    ``k`` to column ``k`` (those of depths ``<= depth`` stay 0).
-    """
-    full = _full_mask(n)
-    levels = sums.shape[1] > 1
-    stack = np.empty((n + 1, 4), dtype=np.int64)
-    below = np.zeros(n + 1, dtype=np.int64)
-    value = np.zeros(n + 1, dtype=np.float64)
-    big = extra * (base + 1)  # the probes of the subproblems that have one more
-    if first < big:
-        s = first // (base + 1)
-        left = base + 1 - first % (base + 1)
-    else:
-        s = extra + (first - big) // base
-        left = base - (first - big) % base
-    s_first = s
-    for _ in range(n_probes):
-        if left == 0:
-            s += 1
-            left = base + 1 if s < extra else base
-        left -= 1
-        cols = states[s, 0]
-        diag = states[s, 1]
-        anti = states[s, 2]
-        near, above = _prefix_knight(variant, states[s], depth)
-        weight = 1.0
-        row = depth
-        if levels:
-            for k in range(n + 1):
-                value[k] = 0.0
-        while n - row > tail:
-            free = ~(cols | diag | anti | near) & full
-            choices = _popcount(free)
-            if choices == 0:
-                weight = 0.0
-                break
-            for _ in range(np.int64(rng.random() * choices)):
-                free &= free - 1  # drop the lowest free squares before the chosen one
-            bit = free & -free
-            weight *= choices
-            near = _knight(variant, bit, above)
-            if variant & KNIGHT:
-                above = bit
-            cols, diag, anti = _down(variant, n, cols, diag, anti, bit)
-            row += 1
-            if levels:
-                value[row] = weight
-        i = s - s_first
-        if levels:
-            if weight != 0.0:
-                for k in range(n + 1):
-                    below[k] = 0
-                _profile_below(n, row, n, cols, diag, anti, near, above, stack, below, variant)
-                for k in range(row + 1, n + 1):
-                    value[k] = weight * below[k]
-            for k in range(depth + 1, n + 1):
-                sums[i, k] += value[k]
-                squares[i, k] += value[k] * value[k]
+        With ``sums`` and ``squares`` of shape ``(n_strata, 1)``, float64, a probe adds its value
+        for depth ``n`` (the solutions) and its square to row ``s - s_first`` (``s_first``: the
+        subproblem of probe ``first``); of shape ``(n_strata, n + 1)``, its value for every depth
+        ``k`` to column ``k`` (those of depths ``<= depth`` stay 0).
+        """
+        full = _full_mask(n)
+        levels = sums.shape[1] > 1
+        stack = np.empty((n + 1, 4), dtype=np.int64)
+        below = np.zeros(n + 1, dtype=np.int64)
+        value = np.zeros(n + 1, dtype=np.float64)
+        big = extra * (base + 1)  # the probes of the subproblems that have one more
+        if first < big:
+            s = first // (base + 1)
+            left = base + 1 - first % (base + 1)
         else:
-            if weight != 0.0:
-                weight *= _count_below(n, full, row, cols, diag, anti, near, above, stack,
-                                       variant)
-            sums[i, 0] += weight
-            squares[i, 0] += weight * weight
+            s = extra + (first - big) // base
+            left = base - (first - big) % base
+        s_first = s
+        for _ in range(n_probes):
+            if left == 0:
+                s += 1
+                left = base + 1 if s < extra else base
+            left -= 1
+            cols = states[s, 0]
+            diag = states[s, 1]
+            anti = states[s, 2]
+            near, above = _prefix_knight(variant, states[s], depth)
+            weight = 1.0
+            row = depth
+            if levels:
+                for k in range(n + 1):
+                    value[k] = 0.0
+            while n - row > tail:
+                free = ~(cols | diag | anti | near) & full
+                choices = _popcount(free)
+                if choices == 0:
+                    weight = 0.0
+                    break
+                for _ in range(np.int64(rng.random() * choices)):
+                    free &= free - 1  # drop the lowest free squares before the chosen one
+                bit = free & -free
+                weight *= choices
+                near = _knight(variant, bit, above)
+                if variant & KNIGHT:
+                    above = bit
+                cols, diag, anti = _down(variant, n, cols, diag, anti, bit)
+                row += 1
+                if levels:
+                    value[row] = weight
+            i = s - s_first
+            if levels:
+                if weight != 0.0:
+                    for k in range(n + 1):
+                        below[k] = 0
+                    _profile_below(n, row, n, cols, diag, anti, near, above, stack, below, variant)
+                    for k in range(row + 1, n + 1):
+                        value[k] = weight * below[k]
+                for k in range(depth + 1, n + 1):
+                    sums[i, k] += value[k]
+                    squares[i, k] += value[k] * value[k]
+            else:
+                if weight != 0.0:
+                    weight *= _count_below(n, full, row, cols, diag, anti, near, above, stack,
+                                           variant)
+                sums[i, 0] += weight
+                squares[i, 0] += weight * weight
+
+
+    return probe
+
+
+_probe_states = _probe_states_for(0)
+_probe_torus_states = _probe_states_for(TORUS)
+_probe_knight_states = _probe_states_for(KNIGHT)

@@ -121,83 +121,21 @@ def _orbit_size_if_representative(n, queens, inverse):
 
 
 @njit(**JIT)
-def _count_symmetric_state(n, depth, state, acc, work, stack, level, budget, variant, signal,
-                           before):
-    """Add the leaves below one symmetric state to ``acc`` (see ``_count_symmetric_run_of``),
-    for about ``budget`` steps; returns the steps taken.
-
-    Requires ``n - TAIL_ROWS > depth >= 2``; ``acc`` is an ``int64`` array of length 10:
-    ``acc[e]`` gets the leaves with trivial stabilizer and ``e`` tied edges, ``acc[8]`` and
-    ``acc[9]`` the representatives of orbits of 4 and 2; ``work`` is ``(2, n)`` int64
-    scratch for the leaves fixed by rot180. Level ``sp`` of the search places the queen of
-    row ``depth + sp`` on the squares its row allows (``_row_allow``); the children of level
-    ``tail_level`` start the last ``TAIL_ROWS`` rows, searched by ``_count_allowed_tail``.
-    Side queens in row ``b`` or ``n - 1 - b`` above the tail are read from the column masks
-    on the stack when a tail has leaves.
-
-    ``stack``, shape ``(n + 1, 4)``, ``int64``, and ``level``, shape ``(1,)``, are the
-    resumable cursor, as in the plain search (``_count_cursor``): ``level[0] == -1`` starts
-    the state, and on return it is the level to resume, or -1 once the state is finished. A
-    step is one return to a row more than ``_STEP_ROWS`` rows above the tail; ``signal``
-    and ``before`` end the call early as in ``_count_cursor``. ``variant`` (a literal): 0,
-    or ``KNIGHT`` for superqueens.
-    """
-    m = n - 1
-    b = state[3]
-    b2 = m - b
-    side = np.int64(1) | (np.int64(1) << np.int64(m))
-    tail_row = n - TAIL_ROWS
-    allow = np.zeros(n + 1, dtype=np.int64)  # by row; one spare entry past the last row
-    for r in range(1, n):
-        allow[r] = _row_allow(n, r, b)
-    # Per-state constants of the tail: 0-3 allowed squares of the tail rows (3: the last
-    # row), 4-6 tie squares of the tail rows above the last, 8 the last row's tie square.
-    params = np.zeros(16, dtype=np.int64)
-    for t in range(TAIL_ROWS):
-        params[t] = allow[tail_row + t]
-        if t < TAIL_ROWS - 1 and (tail_row + t == b or tail_row + t == b2):
-            params[4 + t] = side
-    params[8] = np.int64(1) << np.int64(b2)  # column b holds the first-row queen
-    # Column masks on the stack around the rows b .. b2 below the prefix and above the tail:
-    # the rows between keep the side columns empty, so a side queen placed in that range is
-    # in row b or b2, a tie.
-    tie_lo = max(b - depth, 0)
-    tie_hi = min(b2, tail_row - 1) - depth + 1
-    if b >= tail_row or b2 < depth:
-        tie_hi = tie_lo
-    e_prefix = 1  # the top edge, and the side ties of the prefix
-    if b < depth and (state[3 + b] == 0 or state[3 + b] == m):
-        e_prefix += 1
-    if b2 != b and b2 < depth and (state[3 + b2] == 0 or state[3 + b2] == m):
-        e_prefix += 1
-    # The most central first-row column (b = (n - 1) // 2) masks no row below the prefix and
-    # has no tie row in the tail: the search skips the masks there.
-    full = _full_mask(n)
-    masked = False
-    for r in range(depth, n):
-        if allow[r] != full:
-            masked = True
-    if params[4] | params[5] | params[6]:
-        masked = True
-    if level[0] < 0:
-        cols = state[0]
-        diag = state[1]
-        anti = state[2]
-        near, _ = _prefix_knight(variant, state, depth)
-        stack[0, 0] = ~(cols | diag | anti | near) & allow[depth]
-        stack[0, 1] = cols
-        stack[0, 2] = diag
-        stack[0, 3] = anti
-        level[0] = 0
-    return _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_lo,
-                             tie_hi, e_prefix, acc, work, masked, variant, signal, before)
-
-
-@njit(**JIT)
 def _symmetric_search(n, depth, state, allow, params, stack, level, budget, tie_lo, tie_hi,
                       e_prefix, acc, work, masked, variant, signal, before):
-    """The search loop of ``_count_symmetric_state``, from the cursor ``stack``/``level``
-    for about ``budget`` steps; returns the steps taken.
+    """Add the leaves below one symmetric state to ``acc`` from its cursor
+    ``stack``/``level`` (set up by ``_count_symmetric_run``), for about ``budget`` steps;
+    returns the steps taken.
+
+    Requires ``n - TAIL_ROWS > depth >= 2``. ``allow`` holds the squares each row allows,
+    ``params`` the tail's (see ``_count_symmetric_run``), ``tie_lo`` and ``tie_hi`` the
+    levels whose column masks tell a side queen in row ``b`` or ``n - 1 - b`` (a tie) above
+    the tail, read when a tail has leaves, and ``e_prefix`` the ties of the prefix and the
+    top edge. The children of level ``n - TAIL_ROWS - depth - 1`` start the last
+    ``TAIL_ROWS`` rows, searched by ``_count_allowed_tail``. ``work`` is ``(2, n)`` int64
+    scratch for the leaves fixed by rot180. A step is one return to a row more than
+    ``_STEP_ROWS`` rows above the tail; ``signal`` and ``before`` end the call early as in
+    ``_count_cursor``.
 
     ``masked`` is ``False`` for states whose rows below the prefix are all unmasked and
     whose tail has no tie row (``allow`` and the tail masks are then full): a flag, not a
@@ -353,63 +291,120 @@ def _classify_fixed_leaves(n, depth, state, stack, sp, bit_above, cols, diag, an
                     acc[9] += 1
 
 
-@njit(**JIT)
-def _count_symmetric_run(n, states, depth, stack, level, partial, work, budget, signal):
-    """``_count_symmetric_run_of`` on the plain board."""
-    return _count_symmetric_run_of(n, states, depth, stack, level, partial, work, budget,
-                                   signal, 0)
+def _symmetric_run_for(variant):
+    """The kernel of the symmetric count of a batch of states on the board of ``variant``
+    (0, or ``KNIGHT``), a constant of the kernel: each board's kernel compiles alone.
 
-
-@njit(**JIT)
-def _count_symmetric_knight_run(n, states, depth, stack, level, partial, work, budget,
-                                signal):
-    """``_count_symmetric_run_of`` for superqueens (``KNIGHT``)."""
-    return _count_symmetric_run_of(n, states, depth, stack, level, partial, work, budget,
-                                   signal, KNIGHT)
-
-
-@njit(**JIT)
-def _count_symmetric_run_of(n, states, depth, stack, level, partial, work, budget, signal,
-                            variant):
-    """The symmetric search of a batch of states in order, for about ``budget`` steps in all,
-    on the board of ``variant`` (a literal: 0, or ``KNIGHT``).
-
-    Requires ``n - TAIL_ROWS > depth >= 2``; ``states``: ``(k, 3 + depth)`` int64. Each
-    state's results are 6 counts (see ``_split.SYMMETRIC_RESULTS``). If ``level[0] >= 0`` on
-    entry, ``states[0]`` is in progress: its cursor is ``stack``/``level`` (see
-    ``_count_symmetric_state``) and its results so far ``partial``, ``(6,)`` int64. Returns
-    ``(counts, n_done)``: ``counts``, shape ``(k, 6)``, int64, holds the results of the
-    first ``n_done`` states, which are finished. If ``n_done < k`` and ``level[0] >= 0``,
-    ``states[n_done]`` is in progress, its cursor in ``stack``/``level`` and its results so
-    far in ``partial``; with ``level[0] == -1`` it is not started. ``work``: ``(2, n)``
-    int64 scratch. ``signal`` ends the call early as in ``_count_run``.
+    (A wrapper that passed ``variant`` as a literal would be one more level of calls, and
+    numba compiles the machine code of a kernel's callees again into each caller: the first
+    symmetric count compiled about a fifth longer with it and with the state's set-up in a
+    function of its own.)
     """
-    k = states.shape[0]
-    counts = np.zeros((k, 6), dtype=np.int64)
-    acc = np.zeros(10, dtype=np.int64)
-    used = np.int64(0)
-    for i in range(k):
-        for e in range(10):  # (loops: a slice assignment compiles numba's error strings)
-            acc[e] = 0
-        if level[0] >= 0:  # resume: acc from the results so far
+
+    @njit(**JIT)
+    def run(n, states, depth, stack, level, partial, work, budget, signal):
+        """The symmetric search of a batch of states in order, for about ``budget`` steps in
+        all.
+
+        Requires ``n - TAIL_ROWS > depth >= 2``; ``states``: ``(k, 3 + depth)`` int64.
+        Each state's results are 6 counts (see ``_split.SYMMETRIC_RESULTS``). If
+        ``level[0] >= 0`` on entry, ``states[0]`` is in progress: its cursor is
+        ``stack``/``level`` and its results so far ``partial``, ``(6,)`` int64. Returns
+        ``(counts, n_done)``: ``counts``, shape ``(k, 6)``, int64, holds the results of the
+        first ``n_done`` states, which are finished. If ``n_done < k`` and
+        ``level[0] >= 0``, ``states[n_done]`` is in progress, its cursor in
+        ``stack``/``level`` and its results so far in ``partial``; with ``level[0] == -1``
+        it is not started. ``work``: ``(2, n)`` int64 scratch for the leaves fixed by
+        rot180. ``signal`` ends the call early as in the count's (``_count_batch_for``).
+
+        ``stack``, shape ``(n + 1, 4)``, ``int64``, and ``level``, shape ``(1,)``, are the
+        resumable cursor, as in the plain search (``_count_cursor``): ``level[0] == -1``
+        starts a state. Level ``sp`` of the search places the queen of row ``depth + sp``
+        on the squares its row allows (``_row_allow``). The leaves are added up in ``acc``:
+        ``acc[e]`` gets those with trivial stabilizer and ``e`` tied edges, ``acc[8]`` and
+        ``acc[9]`` the representatives of orbits of 4 and 2 (``_symmetric_search``).
+        """
+        k = states.shape[0]
+        m = n - 1
+        full = _full_mask(n)
+        side = np.int64(1) | (np.int64(1) << np.int64(m))
+        tail_row = n - TAIL_ROWS
+        counts = np.zeros((k, 6), dtype=np.int64)
+        acc = np.zeros(10, dtype=np.int64)
+        allow = np.zeros(n + 1, dtype=np.int64)  # by row; one spare entry past the last row
+        # Per-state constants of the tail: 0-3 allowed squares of the tail rows (3: the last
+        # row), 4-6 tie squares of the tail rows above the last, 8 the last row's tie square.
+        params = np.zeros(16, dtype=np.int64)
+        used = np.int64(0)
+        for i in range(k):
+            state = states[i]
+            for e in range(10):  # (loops: a slice assignment compiles numba's error strings)
+                acc[e] = 0
+            if level[0] >= 0:  # resume: acc from the results so far
+                for e in range(1, 5):
+                    acc[e] = partial[e - 1]
+                acc[8] = partial[4]
+                acc[9] = partial[5]
+            b = state[3]
+            b2 = m - b
+            for r in range(1, n):
+                allow[r] = _row_allow(n, r, b)
+            for t in range(16):
+                params[t] = 0
+            for t in range(TAIL_ROWS):
+                params[t] = allow[tail_row + t]
+                if t < TAIL_ROWS - 1 and (tail_row + t == b or tail_row + t == b2):
+                    params[4 + t] = side
+            params[8] = np.int64(1) << np.int64(b2)  # column b holds the first-row queen
+            # Column masks on the stack around the rows b .. b2 below the prefix and above
+            # the tail: the rows between keep the side columns empty, so a side queen placed
+            # in that range is in row b or b2, a tie.
+            tie_lo = max(b - depth, 0)
+            tie_hi = min(b2, tail_row - 1) - depth + 1
+            if b >= tail_row or b2 < depth:
+                tie_hi = tie_lo
+            e_prefix = 1  # the top edge, and the side ties of the prefix
+            if b < depth and (state[3 + b] == 0 or state[3 + b] == m):
+                e_prefix += 1
+            if b2 != b and b2 < depth and (state[3 + b2] == 0 or state[3 + b2] == m):
+                e_prefix += 1
+            # The most central first-row column (b = (n - 1) // 2) masks no row below the
+            # prefix and has no tie row in the tail: the search skips the masks there.
+            masked = (params[4] | params[5] | params[6]) != 0
+            for r in range(depth, n):
+                if allow[r] != full:
+                    masked = True
+            if level[0] < 0:
+                cols = state[0]
+                diag = state[1]
+                anti = state[2]
+                near, _ = _prefix_knight(variant, state, depth)
+                stack[0, 0] = ~(cols | diag | anti | near) & allow[depth]
+                stack[0, 1] = cols
+                stack[0, 2] = diag
+                stack[0, 3] = anti
+                level[0] = 0
+            used += _symmetric_search(n, depth, state, allow, params, stack, level,
+                                      max(budget - used, 1), tie_lo, tie_hi, e_prefix, acc,
+                                      work, masked, variant, signal, used) + 1
             for e in range(1, 5):
-                acc[e] = partial[e - 1]
-            acc[8] = partial[4]
-            acc[9] = partial[5]
-        used += _count_symmetric_state(n, depth, states[i], acc, work, stack, level,
-                                       max(budget - used, 1), variant, signal, used) + 1
-        for e in range(1, 5):
-            partial[e - 1] = acc[e]
-        partial[4] = acc[8]
-        partial[5] = acc[9]
-        if level[0] >= 0:
-            return counts, i
-        for j in range(6):
-            counts[i, j] = partial[j]
-            partial[j] = 0
-        if (used >= budget or (signal[0] != 0 and used >= signal[0])) and i + 1 < k:
-            return counts, i + 1
-    return counts, k
+                partial[e - 1] = acc[e]
+            partial[4] = acc[8]
+            partial[5] = acc[9]
+            if level[0] >= 0:
+                return counts, i
+            for j in range(6):
+                counts[i, j] = partial[j]
+                partial[j] = 0
+            if (used >= budget or (signal[0] != 0 and used >= signal[0])) and i + 1 < k:
+                return counts, i + 1
+        return counts, k
+
+    return run
+
+
+_count_symmetric_run = _symmetric_run_for(0)
+_count_symmetric_knight_run = _symmetric_run_for(KNIGHT)
 
 
 @njit(**JIT)
