@@ -306,7 +306,9 @@ def _count_batch_for(constrained, variant):
         steps (see ``_count_cursor``).
         """
         k = states.shape[0]
-        counts = np.zeros(k, dtype=np.int64)
+        counts = np.empty(k, dtype=np.int64)  # (np.zeros compiles code of its own)
+        for i in range(k):
+            counts[i] = 0
         used = np.int64(0)
         queens = np.empty(n, dtype=np.int64)
         for i in range(k):

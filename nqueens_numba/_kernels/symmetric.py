@@ -329,12 +329,18 @@ def _symmetric_run_for(variant):
         full = _full_mask(n)
         side = np.int64(1) | (np.int64(1) << np.int64(m))
         tail_row = n - TAIL_ROWS
-        counts = np.zeros((k, 6), dtype=np.int64)
-        acc = np.zeros(10, dtype=np.int64)
-        allow = np.zeros(n + 1, dtype=np.int64)  # by row; one spare entry past the last row
+        # (np.empty and loops: np.zeros compiles code of its own for each shape)
+        counts = np.empty((k, 6), dtype=np.int64)
+        for i in range(k):
+            for j in range(6):
+                counts[i, j] = 0
+        acc = np.empty(10, dtype=np.int64)
+        allow = np.empty(n + 1, dtype=np.int64)  # by row; one spare entry past the last row
+        allow[0] = 0
+        allow[n] = 0
         # Per-state constants of the tail: 0-3 allowed squares of the tail rows (3: the last
         # row), 4-6 tie squares of the tail rows above the last, 8 the last row's tie square.
-        params = np.zeros(16, dtype=np.int64)
+        params = np.empty(16, dtype=np.int64)
         used = np.int64(0)
         for i in range(k):
             state = states[i]
