@@ -248,9 +248,9 @@ def _fill_rows_for(variant):
     @njit(**JIT)
     def fill(n, base, stack, queens, level, out, budget, allow):
         """``_fill_solutions`` without the unrolled tail, for subproblems of few rows, for
-        constrained boards and for the variants (``variant``): the queen of row ``r``
-        may stand only on the squares of ``allow[r]`` (apply ``allow[base]``, and the knights'
-        squares of row ``base``, to the cursor's first row yourself).
+        constrained boards and for the variants: the queen of row ``r`` may stand only on
+        the squares of ``allow[r]`` (apply ``allow[base]``, and the knights' squares of row
+        ``base``, to the cursor's first row yourself).
 
         Writes at most ``out.shape[0]`` rows (``int8``, ``out[k, row] == column``) and returns how
         many it wrote. It also returns after about ``budget`` squares tried, so that callers can
