@@ -120,7 +120,7 @@ def test_symmetric_kernel_per_state_matches_enumeration(n):
         assert found == {k: v for k, v in expected.items() if any(v)}
 
 
-@pytest.mark.parametrize("n", [7, 9, 12, 13])
+@pytest.mark.parametrize("n", [7, 9, 12, pytest.param(13, marks=pytest.mark.slow)])
 def test_tied_edge_counts_divide(n):
     """Summed over the split, the leaves of orbits of 8 with e tied edges come e per orbit."""
     split = _split.count_split(n, "symmetric", 1)
