@@ -89,7 +89,7 @@ def build_parser():
         "command again to resume exactly where it stopped. After a crash or kill -9 a "
         "resume loses at most the last --checkpoint-every seconds of each thread. One "
         "thread of a 2-core machine counts N = 16 in about 1.1 s, 17 in 8 s, 18 in about a "
-        "minute and 20 in about an hour; each N takes about 8 times the previous one, and a "
+        "minute and 20 in one to two hours; each N takes about 8 times the previous one, and a "
         "count estimated at more than a day says so when it starts. 'nqueens status FILE' "
         "shows how far a checkpointed count has come, even while it runs.",
     )
@@ -242,7 +242,7 @@ def build_parser():
     warmup = sub.add_parser(
         "warmup", help="compile every kernel now (for images, CI and shared installs)",
         description="Compile (or load from the cache) every kernel of the package now, so "
-        "that later first calls only load them: about 75 s with an empty cache on a 2-core "
+        "that later first calls only load them: about 67 s with an empty cache on a 2-core "
         "machine, 2 s with a full one. The kernels "
         "are cached beside the package, or in NUMBA_CACHE_DIR (set it where the package "
         "directory is read-only).",

@@ -23,7 +23,8 @@ class TraceView:
     step : int, optional
         The event shown first, ``0 .. len(events) - 1``.
     cell : int or float, optional
-        Side of a square, in pixels; by default the board is about 360 pixels wide.
+        Side of a square, in pixels; by default the board is about 360 pixels wide
+        (squares of at most 48 px: 216 px with its labels at n = 4, 312 px at n = 6).
 
     Raises
     ------
@@ -39,7 +40,7 @@ class TraceView:
     -----
     ``view.placement(k)`` is the partial placement after event ``k`` (``-1`` for empty
     rows); ``view.svg(k)`` draws it with the attacked squares shaded. Captions number the
-    events as the ``step`` field does, from 0: "step 5 of 0..33: place row 1, column 2",
+    events as the ``step`` field does, from 0: "step 1 of 0..33: place row 1, column 2",
     and label rows and columns the same way. In Jupyter the view renders its current
     ``step``, and ``view.widget()`` adds a slider (needs ipywidgets). In a terminal it
     prints the current step as a text board.
