@@ -54,7 +54,13 @@ def fill(function):
     ------
     KeyError
         If the docstring names a section that :data:`SECTIONS` does not hold.
+
+    Notes
+    -----
+    Under ``python -OO`` docstrings are ``None``: the function is returned as it is.
     """
+    if function.__doc__ is None:
+        return function
     lines = []
     for line in function.__doc__.splitlines():
         name = line.strip()

@@ -86,6 +86,17 @@ def test_an_interruption_handled_inside_exec_keeps_the_exit_status(tmp_path):
     assert run.returncode == 143, run.stderr
 
 
+def test_python_without_docstrings_runs_the_package():
+    """``python -OO`` strips the docstrings that the shared sections are filled into."""
+    code = "import nqueens_numba as nq; print(nq.count_solutions(8), len(nq.solve(6)))"
+    run = subprocess.run([sys.executable, "-OO", "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "92 4\n", "")
+    run = subprocess.run([sys.executable, "-OO", "-m", "nqueens_numba", "count", "10"],
+                         capture_output=True, text=True, timeout=300)
+    assert (run.returncode, run.stdout, run.stderr) == (0, "724\n", "")
+
+
 def test_numba_debugging_mode_runs_the_kernels_as_python():
     """``NUMBA_DISABLE_JIT=1`` (numba's debugging mode): the kernels run as Python."""
     code = ("import nqueens_numba as nq\n"
