@@ -23,10 +23,10 @@ def run():
             raise KeyboardInterrupt
         status = main()
     except KeyboardInterrupt:  # before ``main`` handles it itself, or after the answer
-        from .cli import stop
+        from .cli import messages, stop
 
         if "answered" not in stop.ended_by:
-            print("nqueens: interrupted", file=sys.stderr)
+            messages.say("interrupted")
             return 130
         status = 0
     if previous is not signal.SIG_IGN:
@@ -35,8 +35,11 @@ def run():
     if kernels is not None and kernels.compiling():
         # An interrupted run leaves its compile running in a thread of its own: end now,
         # rather than wait for it or take numba and LLVM down under it.
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (AttributeError, OSError, ValueError):  # (closed, full, gone)
+                pass
         os._exit(status)
     return status
 

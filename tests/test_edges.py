@@ -471,3 +471,32 @@ def test_the_command_line_answers_with_stderr_full_or_closed():
                               f"{redirect}", shell=True, capture_output=False,
                               stdout=subprocess.PIPE, text=True, timeout=120)
         assert (done.returncode, done.stdout) == (0, "73712\n"), redirect
+
+
+def test_the_command_lines_messages_stay_out_of_the_answer_when_stderr_is_closed(tmp_path):
+    """``print(file=sys.stderr)`` writes to stdout when stderr is closed: the messages of the
+    command line are dropped instead, and the answer (stdout) holds only the answer."""
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text("garbage")
+    for command, status in ((f"count 14 --checkpoint {damaged}", 1), ("solve 3", 0),
+                            ("solve 0", 0)):
+        done = subprocess.run(f"{sys.executable} -m nqueens_numba {command} 2>&-", shell=True,
+                              stdout=subprocess.PIPE, text=True, timeout=120)
+        expected = "\n" if command == "solve 0" else ""  # (the one empty board)
+        assert (done.returncode, done.stdout) == (status, expected), command
+    assert damaged.read_text() == "garbage"
+
+
+@pytest.mark.parametrize("stderr", [None, _FullStderr()])
+def test_a_warning_that_cannot_be_written_does_not_end_the_command(monkeypatch, capsys,
+                                                                   stderr):
+    """As Python's own ``showwarning``, the command line's drops what it cannot write (a run
+    of ``nqueens count 25 2>/dev/full`` ended at its long-count warning)."""
+    from nqueens_numba.cli import messages
+
+    monkeypatch.setattr(sys, "stderr", stderr)
+    messages.show_warning(UserWarning("about 1 year"), UserWarning, "x.py", 1)
+    messages.show_warning(UserWarning("about 1 year"), UserWarning, "x.py", 1,
+                          file=_FullStderr())
+    messages.say("cannot write the output")
+    assert capsys.readouterr().out == ""

@@ -78,14 +78,14 @@ def _main(args, commands, out):
             out.flush()
         stop.answered()  # a signal from now on changes nothing: the answer is out
     except (checkpoint.CheckpointError, huge.NoCompletionError) as exc:  # not the usage
-        print(f"nqueens: {exc}", file=sys.stderr)
+        messages.say(exc)
         return 1
     except (TypeError, ValueError) as exc:
         commands[args.command].error(messages.cli_names(str(exc)))  # exits with status 2
     except KeyboardInterrupt as exc:
         return stop.interrupted(KeyboardInterrupt(messages.cli_names(str(exc))))
     except MemoryError as exc:
-        print(f"nqueens: out of memory: {exc}", file=sys.stderr)
+        messages.say(f"out of memory: {exc}")
         return 1
     except BrokenPipeError:  # (a ConnectionError: caught before those)
         # The reader closed the pipe (``nqueens solve 12 | head``): stop quietly.
@@ -93,9 +93,9 @@ def _main(args, commands, out):
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     except (RuntimeError, ConnectionError) as exc:  # gave up; no scheduler; no GPU
-        print(f"nqueens: {messages.cli_names(str(exc))}", file=sys.stderr)
+        messages.say(messages.cli_names(str(exc)))
         return 1
     except OSError as exc:
-        print(f"nqueens: cannot write the output: {exc}", file=sys.stderr)
+        messages.say(f"cannot write the output: {exc}")
         return 1
     return 0

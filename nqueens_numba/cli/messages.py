@@ -1,7 +1,8 @@
 """Messages of the command line in its own words: the API's keyword names replaced by the
 options that set them, and the package's warnings as one line on stderr."""
 import re
-import sys
+
+from .._kernels import say as _say_line
 
 #: Keyword arguments of the API and the options that set them, for error messages.
 _OPTIONS = {"n_threads": "--threads", "prefix_depth": "--prefix-depth",
@@ -32,8 +33,20 @@ def cli_names(message):
     return re.sub(r"\b(" + pattern + ")", lambda m: _OPTIONS[m.group(1)], message)
 
 
+def say(message):
+    """``nqueens: message`` on stderr, or nothing where stderr is closed, full or gone: a
+    message never ends a run, and never lands in the answer (``print`` to a closed stderr
+    writes to stdout)."""
+    _say_line(f"nqueens: {message}")
+
+
 def show_warning(message, category, filename, lineno, file=None, line=None):
     """Warnings of the package as one line on stderr (``nqueens: ...``), with the options'
-    names (a ``warnings.showwarning``)."""
-    print(f"nqueens: {cli_names(str(message))}", file=sys.stderr if file is None else file,
-          flush=True)
+    names (a ``warnings.showwarning``; as Python's own, one that cannot be written is
+    dropped)."""
+    if file is None:
+        return say(cli_names(str(message)))
+    try:
+        print(f"nqueens: {cli_names(str(message))}", file=file, flush=True)
+    except (OSError, ValueError):
+        pass

@@ -1,10 +1,9 @@
 """``nqueens solve``: the solutions streamed to standard output or to a file, as text
 boards, LeetCode JSON, CSV or NumPy ``.npy``."""
-import sys
 
 from .. import enumeration, export, streaming
 from ..board import board_of
-from .messages import cli_names
+from .messages import cli_names, say
 from .values import load_blocked
 
 #: Solutions formatted per write when printing or saving them.
@@ -40,9 +39,9 @@ def _say_what_was_found(args, written):
             conditions.append("these constraints")
         conditions = [c for c in conditions if c]
         said = f" with {' and '.join(conditions)}" if conditions else ""
-        print(cli_names(f"nqueens: no solutions for n={args.n}{said}"), file=sys.stderr)
+        say(cli_names(f"no solutions for n={args.n}{said}"))
     elif args.n == 0 and written == 1:
-        print("nqueens: n=0: the empty board (no rows) is the one solution", file=sys.stderr)
+        say("n=0: the empty board (no rows) is the one solution")
 
 
 def _solution_chunks(args, blocked):

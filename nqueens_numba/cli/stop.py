@@ -11,6 +11,7 @@ import threading
 import time
 
 from .._files import remove_pending_temporaries, stop_writing
+from .._kernels import say
 
 #: The signal that ended the run, for the exit status (128 + its number; 130 for Ctrl-C).
 ended_by = {}
@@ -128,7 +129,7 @@ def interrupted(exc):
     signum = ended_by.get("signal", signal.SIGINT)
     said = "interrupted" if signum == signal.SIGINT else \
         f"terminated by {signal.Signals(signum).name}"
-    print(f"nqueens: {str(exc) or said}", file=sys.stderr)
+    say(f"nqueens: {str(exc) or said}")  # (not into the answer when stderr is closed)
     return 128 + signum
 
 
