@@ -500,3 +500,16 @@ def test_a_warning_that_cannot_be_written_does_not_end_the_command(monkeypatch, 
                           file=_FullStderr())
     messages.say("cannot write the output")
     assert capsys.readouterr().out == ""
+
+
+def test_numba_that_cannot_load_says_so(monkeypatch):
+    """LLVM's library not loaded (``ulimit -v``, a broken install) is a RuntimeError that
+    names numba, not an OSError the command line took for an unwritable output."""
+    from nqueens_numba import _kernels
+
+    def fail(name):
+        raise OSError("Could not find/load shared object file 'libllvmlite.so'")
+
+    monkeypatch.setattr(_kernels.importlib, "import_module", fail)
+    with pytest.raises(RuntimeError, match="numba could not be loaded: Could not find"):
+        _kernels.numba_module("numba.not_yet_imported")

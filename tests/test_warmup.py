@@ -150,6 +150,55 @@ def test_a_read_only_package_caches_in_numba_cache_dir(tmp_path):
             path.chmod(0o755 if path.is_dir() else 0o644)
 
 
+def _count_with_cache(cache, code="", n=13):
+    """Run ``code`` then ``count_solutions(n)`` in a new process with numba's cache in
+    ``cache``; return (the count printed, the warnings' messages printed, stderr)."""
+    script = code + textwrap.dedent(f"""
+        import warnings
+        import nqueens_numba as nq
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            print(nq.count_solutions({n}))
+        print(*(str(w.message) for w in said), sep="\\n")
+    """)
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=300, env={**os.environ, "NUMBA_CACHE_DIR": str(cache)})
+    assert run.returncode == 0, run.stderr[-3000:]
+    count, *said = run.stdout.splitlines()
+    return int(count), [line for line in said if line], run.stderr
+
+
+def test_a_cache_that_cannot_be_written_leaves_the_kernels_working(tmp_path):
+    """A full disk under numba's cache: the kernels are compiled for the process, with one
+    warning (numba's OSError ended every count of n >= 13)."""
+    full = ("import numba.core.caching as c\n"
+            "def full(self, name, data): raise OSError(28, 'No space left on device')\n"
+            "c.IndexDataCacheFile._save_data = full\n")
+    count, said, _ = _count_with_cache(tmp_path / "cache", full)
+    assert count == 73712
+    assert len(said) == 1 and "could not be written" in said[0] and "No space" in said[0]
+    assert not list((tmp_path / "cache").rglob("*.nbc"))
+
+
+def test_a_damaged_cache_is_compiled_again_and_saved_over(tmp_path):
+    """Cache files cut short (a disk error, a copy that failed): the kernels compile again,
+    with one warning, and the next process loads them as before (numba's UnpicklingError
+    ended every count of n >= 13 until the cache was removed)."""
+    cache = tmp_path / "cache"
+    assert _count_with_cache(cache)[:2] == (73712, [])
+    for pattern, size in (("*.nbc", 100), ("*.nbi", 10)):  # the data, then the index
+        files = list(cache.rglob(pattern))
+        assert files
+        for path in files:
+            with open(path, "r+b") as f:
+                f.truncate(size)
+        count, said, stderr = _count_with_cache(cache)
+        assert (count, len(said)) == (73712, 1) and "could not be read" in said[0], stderr
+        assert "compiling kernels" in stderr  # (compiled again)
+        count, said, stderr = _count_with_cache(cache)
+        assert (count, said) == (73712, []) and "compiling" not in stderr, pattern
+
+
 def test_warmup_progress_is_one_bar(monkeypatch, capsys):
     """``nqueens warmup --progress`` shows its bar alone: no "compiling kernels" line per
     feature that numba compiles (two here, fresh functions of the package's own)."""

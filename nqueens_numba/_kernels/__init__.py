@@ -35,7 +35,8 @@ import os
 import signal
 import sys
 import threading
-from contextlib import contextmanager
+import warnings
+from contextlib import contextmanager, suppress
 
 from ._sizes import KNIGHT, STEPS, TAIL_ROWS, TAIL_SOLUTIONS, TORUS
 
@@ -196,7 +197,10 @@ def numba_module(name):
                                           "_initializing", False):
         return module
     with interrupts_deferred(), _import_lock:
-        return importlib.import_module(name)
+        try:
+            return importlib.import_module(name)
+        except OSError as exc:  # (LLVM's library not loaded: a memory limit, a bad install)
+            raise RuntimeError(f"numba could not be loaded: {exc}") from exc
 
 
 def apart(call):
@@ -347,6 +351,7 @@ def __getattr__(name):
                 _install_first_compile_notice()
                 _first_compile["installed"] = True
             module = importlib.import_module(f".{family}", __name__)
+            _tolerate_cache_errors()
     except RuntimeError as exc:
         if "no locator available" not in str(exc):
             raise
@@ -356,6 +361,67 @@ def __getattr__(name):
     value = getattr(module, name)
     globals()[name] = value
     return value
+
+
+def _tolerate_cache_errors():
+    """Make numba's cache of every kernel loaded so far tolerate what it cannot read or
+    write: a damaged cache file is compiled again (and saved over), a cache that cannot be
+    written (a full disk) leaves the kernel compiled for this process only; each says so once
+    per process in a ``RuntimeWarning``. Without this, either made every later call fail with
+    numba's own error (``UnpicklingError``, ``OSError``) until the cache was removed."""
+    caching = numba_module("numba.core.caching")
+    tolerant = _tolerant_cache_class(caching)
+    for name, module in list(sys.modules.items()):
+        if name.startswith(f"{__name__}.") and name not in _tolerant_modules:
+            for value in list(vars(module).values()):
+                if type(getattr(value, "_cache", None)) is caching.FunctionCache:
+                    value._cache.__class__ = tolerant  # (same state, two methods changed)
+            _tolerant_modules.add(name)
+
+
+def _tolerant_cache_class(caching):
+    """The subclass of numba's ``FunctionCache`` that :func:`_tolerate_cache_errors` uses."""
+    if "class" not in _cache_warned:
+
+        class TolerantCache(caching.FunctionCache):
+            def load_overload(self, sig, target_context):
+                try:
+                    return super().load_overload(sig, target_context)
+                except Exception as exc:  # noqa: BLE001 - damaged: compiled as if not cached
+                    _warn_cache_once("read", self._cache_path, exc)
+                    try:  # a damaged index: removed, or no save could read it to add to it
+                        self._cache_file._load_index()
+                    except Exception:  # noqa: BLE001
+                        with suppress(OSError):
+                            os.unlink(self._cache_file._index_path)
+                    return None
+
+            def save_overload(self, sig, data):
+                try:
+                    super().save_overload(sig, data)
+                except Exception as exc:  # noqa: BLE001 - kept for this process only
+                    _warn_cache_once("written", self._cache_path, exc)
+
+        _cache_warned["class"] = TolerantCache
+    return _cache_warned["class"]
+
+
+def _warn_cache_once(failed, path, exc):
+    """Warn, once per process for reads and once for writes, that numba's cache in ``path``
+    could not be ``failed`` ("read", "written")."""
+    if _cache_warned.get(failed):
+        return
+    _cache_warned[failed] = True
+    then = ("the kernels are compiled again and saved over it" if failed == "read" else
+            "the kernels compiled now last for this process only; free space there or set "
+            "NUMBA_CACHE_DIR to another folder")
+    warnings.warn(f"numba's cache of the kernels in {path} could not be "
+                  f"{failed} ({type(exc).__name__}: {exc}): {then}", RuntimeWarning,
+                  stacklevel=2)
+
+
+_cache_warned = {}  # the cache class made, and the failures said
+_tolerant_modules = set()  # the kernel modules whose kernels' caches tolerate failures
 
 
 def __dir__():
