@@ -75,8 +75,17 @@ def solve_split(n, n_threads, constraints=None, board=QUEEN):
 
 
 def enumeration_split(n, n_threads):
-    """Subproblems of ``solve``: the mirror-halved split of an unconstrained count."""
-    return _split.count_split(n, "halving", n_threads)
+    """Subproblems of ``solve``: the mirror-halved split of an unconstrained count, sized
+    for no more threads than its solutions make worth it (:func:`_most_subproblems`)."""
+    most = _most_subproblems(_split.known_total(n))
+    return _split.count_split(n, "halving", max(min(n_threads, most // config.TASKS_PER_THREAD),
+                                                1))
+
+
+def _most_subproblems(total):
+    """The most subproblems worth making to enumerate ``total`` solutions: one per
+    ``config.MIN_SOLUTIONS_PER_SUBPROBLEM`` (each costs its own queue and kernel calls)."""
+    return max(total // config.MIN_SOLUTIONS_PER_SUBPROBLEM, 1)
 
 
 def whole_search(n, n_threads, board):
@@ -101,7 +110,8 @@ def stream_split(n, n_threads, chunk_size, allow, board=QUEEN):
     per = max(chunk_size // (config.WINDOW_PER_THREAD * n_threads), 1000)
     target = config.TASKS_PER_THREAD * n_threads
     if total is not None:  # past the table the set is endless in practice: stream it
-        target = min(max(target, -(-total // per)), config.MAX_SUBPROBLEMS)
+        target = min(max(target, -(-total // per)), config.MAX_SUBPROBLEMS,
+                     _most_subproblems(total))
     return _split.prefixes(n, n, allow, target)
 
 

@@ -19,6 +19,13 @@ TASKS_PER_THREAD = 64
 #: checkpointing.
 SOLUTIONS_PER_SUBPROBLEM = 2_000_000
 
+#: An enumeration of many threads on a small board splits it into no more subproblems than
+#: one per this many solutions: each subproblem costs its own Python work (a queue and
+#: kernel calls, about 0.1 ms), which made ``solve(14)`` on 256 threads 15 times slower
+#: than on 2 (27,034 subproblems of 7 solutions each). (A count's split is not bounded so:
+#: the toroidal and superqueens' searches are large for their few solutions.)
+MIN_SOLUTIONS_PER_SUBPROBLEM = 1024
+
 #: Deepest prefix (number of pre-placed rows) the automatic split uses, and the most
 #: subproblems it makes (each is a row of ``3 + depth`` int64).
 MAX_SPLIT_DEPTH = 8

@@ -59,6 +59,27 @@ def test_chunks_same_for_every_thread_count():
     np.testing.assert_array_equal(one, two)
 
 
+@pytest.mark.parametrize("threads", [64, 256, 1024])
+def test_many_threads_on_a_small_board_split_it_no_finer(monkeypatch, threads):
+    """More threads than a board's solutions are worth: the enumeration's subproblems keep
+    hundreds of solutions each (256 threads made 27,034 subproblems of 7 solutions for
+    n = 14: solve took 15 times as long as on 2 threads, and 1000 times with 1024), and the
+    solutions are the same."""
+    from nqueens_numba import _enumerating, config
+
+    least = config.MIN_SOLUTIONS_PER_SUBPROBLEM // 8  # (a depth more can make 8 times more)
+    for n in (13, 14, 15):  # (n <= 12 is enumerated in NumPy, without a split)
+        total = nq.count_solutions(n)
+        split = _enumerating.enumeration_split(n, threads)
+        assert total // 2 // len(split.states) >= least, (n, len(split.states))
+        states, _ = _enumerating.stream_split(n, threads, 10**6, None)
+        assert total // len(states) >= least, (n, len(states))
+    monkeypatch.setenv("NUMBA_NUM_THREADS", str(threads))
+    assert np.array_equal(nq.solve(13, n_threads=threads), nq.solve(13, n_threads=1))
+    chunks = list(nq.iter_solutions(13, n_threads=threads, chunk_size=10**4))
+    assert np.array_equal(np.concatenate(chunks), nq.solve(13, n_threads=1))
+
+
 def test_chunks_are_independent_arrays():
     chunks = list(nq.iter_solutions(8, chunk_size=10))
     assert not any(np.shares_memory(a, b) for a in chunks for b in chunks if a is not b)
