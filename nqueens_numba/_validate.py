@@ -8,6 +8,7 @@ from the package but ``config``.
 import math
 import operator
 import os
+from contextlib import suppress
 
 import numpy as np
 
@@ -184,17 +185,80 @@ def max_bytes(value):
 
 
 def _available_memory():
-    """Bytes of memory available to this process now, or ``None`` if unknown."""
+    """Bytes of memory available to this process now, or ``None`` if unknown: the
+    machine's, or what its memory cgroup still allows where that is less (a container's
+    limit, which ``MemAvailable`` does not see: past it the kernel kills the process)."""
+    machine = None
     try:
         with open("/proc/meminfo") as meminfo:
             for line in meminfo:
                 if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
+                    machine = int(line.split()[1]) * 1024
+                    break
     except OSError:
         pass
+    if machine is None:
+        try:
+            machine = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        except (AttributeError, ValueError, OSError):
+            pass
+    limits = [left for left in (machine, cgroup_memory()) if left is not None]
+    return min(limits) if limits else None
+
+
+#: The files of a memory cgroup: (limit, usage, statistic of reclaimable page cache), for
+#: cgroup v2 and v1.
+_CGROUP_FILES = {2: ("memory.max", "memory.current", "inactive_file"),
+                 1: ("memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file")}
+
+
+def cgroup_memory(root="/sys/fs/cgroup", table="/proc/self/cgroup"):
+    """Bytes the memory cgroups of this process still allow, or ``None`` where none sets a
+    limit (or they cannot be read): the least over its cgroup and those above it of limit
+    minus usage, the usage less its reclaimable page cache (as the kernel counts it before
+    an out-of-memory kill). ``root`` and ``table``: where cgroups are mounted, and the
+    process's list of them (``/proc/self/cgroup``)."""
     try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):
+        with open(table) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    least = None
+    for line in lines:
+        hierarchy, controllers, path = (line.split(":", 2) + ["", ""])[:3]
+        if hierarchy == "0" and controllers == "":
+            version, base = 2, root
+        elif "memory" in controllers.split(","):
+            version, base = 1, os.path.join(root, "memory")
+        else:
+            continue
+        parts = [part for part in path.split("/") if part]
+        for k in range(len(parts), -1, -1):  # the process's cgroup, then those above it
+            left = _cgroup_left(os.path.join(base, *parts[:k]), *_CGROUP_FILES[version])
+            if left is not None:
+                least = left if least is None else min(least, left)
+    return least
+
+
+def _cgroup_left(folder, limit_file, usage_file, cache_key):
+    """Bytes the memory cgroup in ``folder`` still allows, or ``None`` (no limit, no
+    such cgroup)."""
+    try:
+        with open(os.path.join(folder, limit_file)) as f:
+            limit = f.read().strip()
+        if limit == "max" or int(limit) >= 2**62:  # (v1 writes "no limit" as about 2**63)
+            return None
+        with open(os.path.join(folder, usage_file)) as f:
+            used = int(f.read())
+        cache = 0
+        with suppress(OSError):
+            with open(os.path.join(folder, "memory.stat")) as f:
+                for line in f:
+                    key, _, value = line.partition(" ")
+                    if key == cache_key:
+                        cache = int(value)
+        return max(int(limit) - max(used - cache, 0), 0)
+    except (OSError, ValueError):
         return None
 
 

@@ -172,7 +172,8 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
         Threads for the enumeration, ``1 .. numba.config.NUMBA_NUM_THREADS``; all by default.
     max_bytes : int, optional
         Largest result (bytes) to allocate; by default 80 % of the memory available when
-        called (``config.MEMORY_FRACTION``). Checked before any allocation, from the
+        called (``config.MEMORY_FRACTION``; within a memory cgroup's limit, such as a
+        container's, what it still allows). Checked before any allocation, from the
         tabulated totals (OEIS A000170, n <= 27) and ``limit``.
     preplaced, blocked : optional
         Constraints, as in :func:`count_solutions`: only their completions are returned

@@ -513,3 +513,42 @@ def test_numba_that_cannot_load_says_so(monkeypatch):
     monkeypatch.setattr(_kernels.importlib, "import_module", fail)
     with pytest.raises(RuntimeError, match="numba could not be loaded: Could not find"):
         _kernels.numba_module("numba.not_yet_imported")
+
+
+def _cgroups(tmp_path, table, files):
+    """A fake cgroup mount under ``tmp_path`` (``files``: path -> text) and the table of
+    the process's cgroups; returns :func:`_validate.cgroup_memory` of them."""
+    from nqueens_numba import _validate
+
+    root = tmp_path / "cgroup"
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "table").write_text(table)
+    return _validate.cgroup_memory(str(root), str(tmp_path / "table"))
+
+
+def test_the_memory_guard_sees_a_containers_limit(tmp_path, monkeypatch):
+    """A memory cgroup's limit (a container's, a notebook server's) bounds the memory the
+    guard allows, less what the cgroup uses but its reclaimable page cache: ``solve(17)``
+    in a cgroup of 1 GiB was killed by the kernel, not refused with a MemoryError."""
+    gib = 2**30
+    v2 = {"pod/memory.max": f"{gib}\n", "pod/memory.current": f"{gib // 2}\n",
+          "pod/memory.stat": f"anon 1\ninactive_file {gib // 4}\nactive_file 7\n",
+          "pod/app/memory.max": "max\n", "pod/app/memory.current": "5\n"}
+    assert _cgroups(tmp_path / "a", "0::/pod/app\n", v2) == gib * 3 // 4
+    v1 = {"memory/kube/memory.limit_in_bytes": f"{2 * gib}\n",
+          "memory/kube/memory.usage_in_bytes": f"{gib}\n",
+          "memory/kube/x/memory.limit_in_bytes": f"{gib}\n",
+          "memory/kube/x/memory.usage_in_bytes": f"{gib // 4}\n",
+          "memory/memory.limit_in_bytes": "9223372036854771712\n"}  # (v1's "no limit")
+    assert _cgroups(tmp_path / "b", "5:cpu:/\n4:memory:/kube/x\n", v1) == gib * 3 // 4
+    none = {"memory.max": "max\n", "memory/memory.limit_in_bytes": "9223372036854771712\n"}
+    assert _cgroups(tmp_path / "c", "4:memory:/\n0::/\n", none) is None
+    assert _cgroups(tmp_path / "d", "0::/gone\n", {}) is None  # (nothing to read)
+    from nqueens_numba import _validate
+
+    monkeypatch.setattr(_validate, "cgroup_memory", lambda: gib)
+    with pytest.raises(MemoryError, match="max_bytes=858,993,459 "):
+        nq.solve(17)
