@@ -54,9 +54,14 @@ class Crew:
                         for k in range(n_threads)]
 
     def start(self):
-        """Start the threads."""
+        """Start the threads (``RuntimeError`` naming ``n_threads`` where the system allows
+        fewer: a process limit such as ``ulimit -u``)."""
         for thread in self.threads:
-            thread.start()
+            try:
+                thread.start()
+            except RuntimeError as exc:
+                raise RuntimeError(f"{exc} (the system allows no more threads: ask for fewer "
+                                   f"with n_threads, {len(self.threads)} here)") from exc
 
     def stop(self):
         """Tell the threads to stop (they see it at their next check)."""

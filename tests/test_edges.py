@@ -552,3 +552,24 @@ def test_the_memory_guard_sees_a_containers_limit(tmp_path, monkeypatch):
     monkeypatch.setattr(_validate, "cgroup_memory", lambda: gib)
     with pytest.raises(MemoryError, match="max_bytes=858,993,459 "):
         nq.solve(17)
+
+
+def test_threads_the_system_refuses_name_n_threads(monkeypatch):
+    """A process limit on threads (``ulimit -u``) says which argument to lower, and leaves
+    no thread of the call running."""
+    started = []
+    start = threading.Thread.start
+
+    def refuse_the_second(self):
+        if self.name.startswith("nqueens-") and len(started) >= 1:
+            raise RuntimeError("can't start new thread")
+        started.append(self)
+        start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", refuse_the_second)
+    with pytest.raises(RuntimeError, match="can't start new thread .*fewer with n_threads"):
+        nq.estimate_count(16, samples=10**5, n_threads=2, seed=1)
+    monkeypatch.undo()
+    for thread in started:
+        thread.join(5)
+        assert not thread.is_alive()
