@@ -84,7 +84,10 @@ def enumeration_split(n, n_threads):
 
 def _most_subproblems(total):
     """The most subproblems worth making to enumerate ``total`` solutions: one per
-    ``config.MIN_SOLUTIONS_PER_SUBPROBLEM`` (each costs its own queue and kernel calls)."""
+    ``config.MIN_SOLUTIONS_PER_SUBPROBLEM`` (each costs its own queue and kernel calls);
+    ``config.MAX_SUBPROBLEMS`` past the tabulated totals (``None``)."""
+    if total is None:
+        return config.MAX_SUBPROBLEMS
     return max(total // config.MIN_SOLUTIONS_PER_SUBPROBLEM, 1)
 
 

@@ -28,7 +28,8 @@ looked up here by name on each :func:`entry` call, so that a test can replace on
 
 Kernels are cached per source file (``cache=True``): numba does not notice when a helper of
 ``_common`` that a kernel of another file inlines has changed, so after editing ``_common.py``
-remove the ``__pycache__`` folders (or set ``NUMBA_CACHE_DIR`` to a new folder).
+remove the ``__pycache__`` folders (or set ``NUMBA_CACHE_DIR`` to a new folder). A cache
+that cannot be written or read costs a compile, not the call (:func:`_tolerate_cache_errors`).
 """
 import importlib
 import os
