@@ -31,6 +31,7 @@ Kernels are cached per source file (``cache=True``): numba does not notice when 
 remove the ``__pycache__`` folders (or set ``NUMBA_CACHE_DIR`` to a new folder). A cache
 that cannot be written or read costs a compile, not the call (:func:`_tolerate_cache_errors`).
 """
+import functools
 import importlib
 import os
 import signal
@@ -380,31 +381,30 @@ def _tolerate_cache_errors():
             _tolerant_modules.add(name)
 
 
+@functools.cache
 def _tolerant_cache_class(caching):
     """The subclass of numba's ``FunctionCache`` that :func:`_tolerate_cache_errors` uses."""
-    if "class" not in _cache_warned:
 
-        class TolerantCache(caching.FunctionCache):
-            def load_overload(self, sig, target_context):
-                try:
-                    return super().load_overload(sig, target_context)
-                except Exception as exc:  # noqa: BLE001 - damaged: compiled as if not cached
-                    _warn_cache_once("read", self._cache_path, exc)
-                    try:  # a damaged index: removed, or no save could read it to add to it
-                        self._cache_file._load_index()
-                    except Exception:  # noqa: BLE001
-                        with suppress(OSError):
-                            os.unlink(self._cache_file._index_path)
-                    return None
+    class TolerantCache(caching.FunctionCache):
+        def load_overload(self, sig, target_context):
+            try:
+                return super().load_overload(sig, target_context)
+            except Exception as exc:  # noqa: BLE001 - damaged: compiled as if not cached
+                _warn_cache_once("read", self._cache_path, exc)
+                try:  # a damaged index: removed, or no save could read it to add to it
+                    self._cache_file._load_index()
+                except Exception:  # noqa: BLE001
+                    with suppress(OSError):
+                        os.unlink(self._cache_file._index_path)
+                return None
 
-            def save_overload(self, sig, data):
-                try:
-                    super().save_overload(sig, data)
-                except Exception as exc:  # noqa: BLE001 - kept for this process only
-                    _warn_cache_once("written", self._cache_path, exc)
+        def save_overload(self, sig, data):
+            try:
+                super().save_overload(sig, data)
+            except Exception as exc:  # noqa: BLE001 - kept for this process only
+                _warn_cache_once("written", self._cache_path, exc)
 
-        _cache_warned["class"] = TolerantCache
-    return _cache_warned["class"]
+    return TolerantCache
 
 
 def _warn_cache_once(failed, path, exc):
@@ -421,7 +421,7 @@ def _warn_cache_once(failed, path, exc):
                   stacklevel=2)
 
 
-_cache_warned = {}  # the cache class made, and the failures said
+_cache_warned = {}  # the failures said ("read", "written")
 _tolerant_modules = set()  # the kernel modules whose kernels' caches tolerate failures
 
 
