@@ -549,6 +549,8 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
                  and device == "cpu")
     if device == "cuda":
         n_threads = config.GPU_SPLIT_THREADS
+    if prefix_depth is not None:  # (checked even where the answer needs no search)
+        prefix_depth = check_prefix_depth(prefix_depth, n, method)
     if n == 0 or (n in board.unsolvable and checkpoint is None):
         return CountPlan(engine="answer", answer=int(n == 0), **plan)
     if result == "first_row":  # mirror halving, then copied, on the plain board only
@@ -570,8 +572,6 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
         shortcut = "small"
     if shortcut == "breadth" or (shortcut == "small" and result == "total"):
         return CountPlan(engine=shortcut, **plan)
-    if prefix_depth is not None:
-        prefix_depth = check_prefix_depth(prefix_depth, n, method)
     if fundamental and not board.classified_by_search and has_subproblems(n, method):
         if checkpoint is not None:  # (enumerated in one call: it could not resume)
             raise ValueError(f"checkpoint is not used for n={n}{board.keywords} with "

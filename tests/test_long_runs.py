@@ -68,6 +68,15 @@ def test_prefix_depth_errors():
     for bad in (2.0, True, "3"):
         with pytest.raises(TypeError, match="prefix_depth"):
             nq.count_solutions(12, prefix_depth=bad)
+    # Checked as well where the answer needs no search: the empty board, and boards
+    # without solutions
+    for n, board in [(0, {}), (3, {}), (6, {"torus": True})]:
+        with pytest.raises(TypeError, match="prefix_depth"):
+            nq.count_solutions(n, prefix_depth=True, **board)
+        with pytest.raises(ValueError, match="prefix_depth must be in the range"):
+            nq.count_solutions(n, prefix_depth=-5, **board)
+        assert nq.count_solutions(n, prefix_depth=1, **board) == (
+            1 if n == 0 else 0)
 
 
 def test_default_split_is_many_small_subproblems():
