@@ -50,6 +50,59 @@ class Constraints:
         """Identifies the constraints (in checkpoints)."""
         return hashlib.sha256(self.allow.tobytes()).hexdigest()
 
+    def search_share(self, samples=4096, seed=0):
+        """The share of the row-by-row search tree of the board without constraints that
+        the search with them walks (float, 0 to 1), estimated from random paths.
+
+        Notes
+        -----
+        Knuth's estimate of the size of a backtrack tree [1]_: a path down from the root that
+        takes one of the free squares of each row at random, each with the same chance,
+        stands for the product of the numbers of free squares along it at each depth. The
+        trees with and without the constraints are probed with the same random numbers and
+        their estimated sizes divided. ``samples`` paths take milliseconds. On boards of
+        n = 15 (pre-placed queens in rows 0, 7, 14 or two rows; 10, 40 or 80 blocked squares;
+        half a row blocked) the share was within 1.4 times the time of the constrained
+        count over that of the count without constraints (doubled where mirror halving does
+        not apply to the constrained count).
+
+        References
+        ----------
+        .. [1] D. E. Knuth, "Estimating the efficiency of backtrack programs", Math. Comp.
+           29 (1975) 121-136.
+        """
+        free = _tree_size(self.n, np.full(self.n, (1 << self.n) - 1, dtype=np.int64),
+                          samples, seed)
+        return _tree_size(self.n, self.allow, samples, seed) / free
+
+
+def _tree_size(n, allow, samples, seed):
+    """Knuth's estimate of the nodes of the row-by-row search whose row ``r`` may use the
+    squares of ``allow[r]`` (``(n,)`` int64), from ``samples`` random paths."""
+    rng = np.random.default_rng(seed)
+    full = np.int64((1 << n) - 1)
+    cols = np.zeros(samples, dtype=np.int64)
+    diag = np.zeros(samples, dtype=np.int64)
+    anti = np.zeros(samples, dtype=np.int64)
+    weight = np.ones(samples)  # the product of the choices above, 0 once a path ends
+    nodes = np.ones(samples)  # the root
+    shifts = np.arange(n, dtype=np.int64)
+    for row in range(n):
+        free = ~(cols | diag | anti) & allow[row]
+        bits = (free[:, None] >> shifts) & 1
+        choices = bits.sum(axis=1)
+        weight *= choices
+        nodes += weight
+        if not weight.any():
+            break
+        pick = (rng.random(samples) * choices).astype(np.int64)  # the pick-th free square
+        column = np.argmax((np.cumsum(bits, axis=1) > pick[:, None]) & (bits == 1), axis=1)
+        bit = np.where(choices > 0, np.left_shift(np.int64(1), column.astype(np.int64)), 0)
+        cols |= bit
+        diag = ((diag | bit) << 1) & full
+        anti = (anti | bit) >> 1
+    return float(nodes.mean())
+
 
 def preplaced_array(preplaced, n):
     """Pre-placed queens as an ``(n,)`` int64 array (-1 for free rows).

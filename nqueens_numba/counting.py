@@ -106,7 +106,8 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     Warns
     -----
     LongCountWarning
-        When the count is estimated at more than a day of CPU time on this machine.
+        When the count is estimated at more than a day of CPU time on this machine (with
+        pre-placed queens or blocked squares, from the share of the search they leave).
 
     See Also
     --------
@@ -354,9 +355,10 @@ _ENGINES = {"answer": _answer, "breadth": _by_breadth, "orbits": _by_orbits,
 _seconds_per_solution = {}  # by method, measured once per process
 
 
-def estimated_cpu_seconds(n, method):
+def estimated_cpu_seconds(n, method, constrained=False):
     """Rough CPU seconds of an unconstrained count of ``n`` by ``method`` on this machine, or
-    ``None`` past the tabulated totals (``n > 27``).
+    ``None`` past the tabulated totals (``n > 27``); with ``constrained``, of the same count
+    by the kernel of constrained counts (its constraints allowing every square).
 
     The known total (OEIS A000170) times the time per solution of a count of n = 14 on one
     thread, measured once per process (best of two, a few hundredths of a second), grown by
@@ -365,16 +367,18 @@ def estimated_cpu_seconds(n, method):
     total = _split.known_total(n)
     if total is None:
         return None
-    if method not in _seconds_per_solution:
-        split = _split.count_split(14, method, 1)
+    if (method, constrained) not in _seconds_per_solution:
+        free = check_constraints(14, None, np.zeros((14, 14), dtype=bool)) if constrained else None
+        split = _split.count_split(14, method, 1, constraints=free)
         job = split.job
         times = []
         for _ in range(2):  # the first call may load the kernel
             start = time.perf_counter()
             job(split.states)
             times.append(time.perf_counter() - start)
-        _seconds_per_solution[method] = min(times) / _split.known_total(14)
-    return total * _seconds_per_solution[method] * config.COST_GROWTH_PER_N ** (n - 14)
+        _seconds_per_solution[method, constrained] = min(times) / _split.known_total(14)
+    per_solution = _seconds_per_solution[method, constrained]
+    return total * per_solution * config.COST_GROWTH_PER_N ** (n - 14)
 
 
 #: Totals below which a count is never long (n <= 20: hours on one core at most), and no time
@@ -384,19 +388,26 @@ _NEVER_LONG = 10**11
 
 def warn_if_long(plan, n_threads, checkpointed):
     """Warn with :class:`LongCountWarning` (one line) when the count of ``plan`` is
-    estimated at more than ``config.LONG_COUNT_SECONDS`` of CPU time (unconstrained counts
-    only: the size of a constrained count is not known beforehand; a variant's from
-    ``config.VARIANT_COST``)."""
-    n, split = plan.n, plan.split
+    estimated at more than ``config.LONG_COUNT_SECONDS`` of CPU time: a variant's from
+    ``config.VARIANT_COST``; a constrained count's from the share of the search the
+    constraints leave (:meth:`~nqueens_numba.constraints.Constraints.search_share`), on the
+    tabulated boards only."""
+    n, split, constraints = plan.n, plan.split, plan.split.constraints
     cost = config.VARIANT_COST.get(plan.board.name)
-    if split.constraints is not None or not len(split.states) or (
-            cost is None and (plan.known or 2**64) < _NEVER_LONG):
+    if not len(split.states) or (cost is None and (plan.known or 2**64) < _NEVER_LONG) or (
+            constraints is not None and plan.known is None):
         return
     advice = ("its checkpoint keeps the progress" if checkpointed else
               "pass checkpoint=FILE to stop and resume it")
+    about, what = ("roughly" if cost is not None or constraints is not None else "about"), ""
     if cost is not None:
         size, base, growth = cost
         seconds = base * growth ** (n - size)
+    elif constraints is not None:  # the time without them, in the share they leave
+        share = constraints.search_share()  # (of the whole tree: twice the halving search's)
+        seconds = estimated_cpu_seconds(n, "halving", constrained=True) * share * (
+            1 if constraints.mirror_symmetric else 2)
+        what = " with pre-placed queens or blocked squares"
     else:
         seconds = estimated_cpu_seconds(n, split.method)
     if seconds is None:
@@ -404,9 +415,8 @@ def warn_if_long(plan, n_threads, checkpointed):
                    f"n = {len(config.A000170) - 1}); it would take thousands of years of CPU time")
     elif seconds >= config.LONG_COUNT_SECONDS:
         hours = seconds / 3600
-        about = "roughly" if cost is not None else "about"
         wait = _progress.duration(seconds / n_threads, clock=False)
-        message = (f"n={n}{plan.board.keywords}: {about} {_progress.significant(hours)} "
+        message = (f"n={n}{plan.board.keywords}{what}: {about} {_progress.significant(hours)} "
                    f"CPU-hours on this machine ({wait} on {n_threads} "
                    f"thread{'s' if n_threads > 1 else ''}); {advice}")
     else:

@@ -185,3 +185,18 @@ def variant_solutions_naive(n, piece="queen", torus=False):
     return [p for p in permutations(range(n))
             if not any(attacks_naive(r1, p[r1], r2, p[r2], n, piece, torus)
                        for r1 in range(n) for r2 in range(r1 + 1, n))]
+
+
+def tree_nodes_naive(n, allow=None):
+    """Nodes of the row-by-row backtrack tree, the root included, whose queen of row ``r``
+    may stand only on the squares of the bitboard ``allow[r]`` (every square without it)."""
+    def extend(placed):
+        row = len(placed)
+        if row == n:
+            return 1
+        return 1 + sum(extend(placed + (col,)) for col in range(n)
+                       if (allow is None or allow[row] >> col & 1)
+                       and all(col != c and abs(col - c) != row - r
+                               for r, c in enumerate(placed)))
+
+    return extend(())

@@ -7,7 +7,9 @@ import pytest
 import nqueens_numba as nq
 from nqueens_numba.cli import main
 
-from naive import as_array, solutions_with_constraints
+from nqueens_numba.constraints import check_constraints
+
+from naive import as_array, solutions_with_constraints, tree_nodes_naive
 
 A000170 = [1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200]
 
@@ -169,3 +171,24 @@ def test_cli_constraints(tmp_path, capsys):
     with pytest.raises(SystemExit) as info:
         main(["count", "8", "--blocked", str(tmp_path / "cut.npy")])
     assert info.value.code == 2 and "cannot read --blocked" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("n", [8, 9])
+def test_search_share_estimates_the_constrained_tree(n):
+    """Knuth's estimate of the share of the search tree the constraints leave, against the
+    trees' exact sizes (the long-count warning of a constrained count scales by it)."""
+    rng = np.random.default_rng(n)
+    full = tree_nodes_naive(n)
+    cases = [({0: 2}, 0), ({5: 3}, 0), ({2: 1, 6: 7}, 0), (None, 10), (None, 25), ({4: 4}, 6)]
+    for preplaced, n_blocked in cases:
+        blocked = np.zeros((n, n), dtype=bool)
+        blocked.flat[rng.choice(n * n, n_blocked, replace=False)] = True
+        for row, col in (preplaced or {}).items():
+            blocked[row, col] = False
+        cons = check_constraints(n, preplaced, blocked)
+        exact = tree_nodes_naive(n, cons.allow) / full
+        assert cons.search_share() == pytest.approx(exact, rel=0.05), (preplaced, n_blocked)
+    everything = check_constraints(n, None, np.zeros((n, n), dtype=bool))
+    assert everything.search_share() == 1.0
+    nothing = check_constraints(n, None, np.ones((n, n), dtype=bool))
+    assert nothing.search_share() == pytest.approx(1 / full, rel=0.05)  # the root alone

@@ -554,6 +554,36 @@ def test_a_count_of_more_than_a_day_says_so(monkeypatch):
                      False)  # unknown
 
 
+def test_a_constrained_count_of_more_than_a_day_says_so(monkeypatch):
+    """Scaled by the share of the search the constraints leave: the whole of it with no
+    square blocked, too little of it to say anything with eight queens placed."""
+    from nqueens_numba import counting
+    from nqueens_numba.counting import warn_if_long
+
+    asked = []
+    monkeypatch.setattr(counting, "estimated_cpu_seconds",
+                        lambda n, method, constrained=False: asked.append(
+                            (n, method, constrained)) or 10_000 * 3600.0)
+    free = check_constraints(24, None, np.zeros((24, 24), dtype=bool))  # mirror halving
+    with pytest.warns(nq.LongCountWarning, match=r"n=24 with pre-placed queens or blocked "
+                      r"squares: roughly 10,000 CPU-hours on this machine \(210 days on 2 "
+                      r"threads\); pass checkpoint=FILE"):
+        warn_if_long(_split.plan_count(24, constraints=free, n_threads=2), 2, False)
+    assert asked == [(24, "halving", True)]  # the time of the constrained kernel
+    one = check_constraints(24, {0: 1}, None)  # no mirror: twice the halving search, in part
+    share = one.search_share()
+    assert 0.02 < share < 0.06  # one first-row queen of 24, near the edge
+    with pytest.warns(nq.LongCountWarning, match=r"roughly ([\d,]+) CPU-hours") as record:
+        warn_if_long(_split.plan_count(24, constraints=one, n_threads=2), 2, False)
+    hours = int(re.search(r"roughly ([\d,]+)", str(record[0].message))[1].replace(",", ""))
+    assert hours == pytest.approx(2 * 10_000 * share, rel=0.05)
+    queens = nq.construct(24)
+    eight = check_constraints(24, {row: int(queens[row]) for row in range(8)}, None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warn_if_long(_split.plan_count(24, constraints=eight, n_threads=2), 2, False)
+
+
 def _start(cmd, wait_for, timeout=60):
     """Start ``cmd``; return it once ``wait_for()`` is true."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
