@@ -86,6 +86,8 @@ def compose(second, first):
 
     Raises
     ------
+    TypeError
+        If an element is not a string.
     ValueError
         If a name is not an element of D4.
 
@@ -179,7 +181,7 @@ def transform(queens, element):
     Raises
     ------
     TypeError
-        If ``queens`` does not hold integers.
+        If ``queens`` does not hold integers, or ``element`` is not a string.
     ValueError
         If ``element`` is not in D4, or a row is not a permutation (wrong shape, repeated
         column, column out of range).

@@ -50,6 +50,8 @@ def trace(n, *, max_events=10_000, preplaced=None, piece="queen", torus=False):
         every queen removed. The dtype's metadata records ``n`` and whether the trace is
         complete, and its ``piece`` and ``torus`` (``events.dtype.metadata``), for
         :class:`~nqueens_numba.TraceView`, which shades the attacks of that board.
+        ``numpy.save`` does not keep a dtype's metadata: a trace read back from a file
+        needs ``TraceView(events, n)``, and is shaded as a plain queen's board.
 
     Raises
     ------

@@ -121,6 +121,7 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
         ``0 .. n-1`` from the top on the left and columns ``0 .. n-1`` from the left above;
         ``"chess"``: files ``a, b, ...`` (numbers past 26 columns) below and ranks ``n .. 1``
         from the top. Labels that would overlap are thinned (every 2nd, 5th, 10th, ...).
+        ``False`` (or ``None``): no labels.
     attacks : bool, optional
         Shade the squares the queens attack (boards of ``n <= ATTACKS_MAX_N``, 10,000).
     title : str, optional

@@ -33,8 +33,9 @@ class TraceView:
     ValueError
         If ``n`` disagrees with the events (or is missing for events that do not record
         it), the events are a part of a trace (a slice: the board at a step is replayed
-        from the events before it), or ``step`` is out of range (an empty trace has no
-        step).
+        from the events before it), or ``step`` is out of range. An empty trace is
+        accepted (at step 0) and shown as "empty trace"; it has no step for
+        :meth:`placement`, :meth:`describe` and :meth:`svg`, which raise.
 
     Notes
     -----
