@@ -262,6 +262,21 @@ def _cgroup_left(folder, limit_file, usage_file, cache_key):
         return None
 
 
+def working_memory(need, what):
+    """``MemoryError`` before ``what`` allocates about ``need`` bytes, more than the memory
+    available to this process (:func:`_available_memory`; nothing is checked where that is
+    unknown): past it the machine would swap, or the kernel kill the process."""
+    available = _available_memory()
+    if available is not None and need > available:
+        raise MemoryError(f"{what} needs about {_bytes(need)} of memory, and this process "
+                          f"has about {_bytes(available)} available")
+
+
+def _bytes(size):
+    """``size`` in GB or MB, two or three significant digits."""
+    return f"{size / 1e9:.3g} GB" if size >= 1e9 else f"{size / 1e6:.3g} MB"
+
+
 def result_size(n, rows, max_bytes, board=""):
     """``MemoryError`` before allocating ``rows`` solutions of ``n`` bytes beyond the limit
     (``board``: the keywords of a variant's board for the hint, such as ``", torus=True"``)."""

@@ -32,9 +32,16 @@ RESTART_STEPS_PER_ROW = 10
 #: a completion or proves there is none, in about a second at most.
 EXACT_MAX_FREE_ROWS = 16
 
-#: Largest board these functions accept: their arrays hold ``n`` int64 (and counters of
-#: ``4 n``): 10^9 rows take 40 GB.
+#: Largest board these functions accept (:func:`construct`'s result takes 4 GB there).
 MAX_HUGE_N = 10**9
+
+#: Bytes per row that :func:`find_solution` holds at its peak: its arrays of ``n`` int64
+#: (the placements, the free rows and the search's copies) and its counters of ``2 (2n - 1)``
+#: int64 (the diagonals), measured at n = 10^7 (82 bytes per row).
+FIND_BYTES_PER_ROW = 85
+
+#: Rows written at a time by the constructions: the result is their only large array.
+_BLOCK = 1 << 20
 
 
 def _check_huge_n(n):
@@ -70,6 +77,9 @@ def construct(n, *, torus=False):
     ValueError
         If ``n`` is 2 or 3 (no solution exists) or outside ``0..10**9``; with ``torus``, if
         ``gcd(n, 6) != 1`` and ``n > 1`` (Polya, 1921: no toroidal solution exists).
+    MemoryError
+        Before it starts, if the result (``n`` times its item size) does not fit in the
+        memory available to the process.
 
     See Also
     --------
@@ -105,26 +115,49 @@ def construct(n, *, torus=False):
     n = _validate.in_range(n, "n", 0, MAX_HUGE_N)
     board.require_solutions(n)  # (the torus's reason first: it has none for n = 2, 3 either)
     n = _check_huge_n(n)
-    return _CONSTRUCTIONS[board.name](n, _validate.placement_dtype(n), board)
+    dtype = _validate.placement_dtype(n)
+    _validate.working_memory(n * np.dtype(dtype).itemsize + 3 * 8 * _BLOCK,
+                             f"construct({n:,}{board.keywords})")
+    return _CONSTRUCTIONS[board.name](n, dtype, board)
+
+
+def _fill(out, first, step=2):
+    """``out[i] = first + step * i``, a block of rows at a time (no temporary the size of
+    ``out``)."""
+    for start in range(0, len(out), _BLOCK):
+        stop = min(start + _BLOCK, len(out))
+        out[start:stop] = np.arange(first + step * start, first + step * stop, step,
+                                    dtype=np.int64)
 
 
 def _construct_torus(n, dtype, board):
     """The toroidal solution ``queens[r] = 2 r mod n`` (Polya, 1921), for the orders that
     have one (checked by :func:`construct`)."""
-    return ((2 * np.arange(n, dtype=np.int64)) % max(n, 1)).astype(dtype)
+    queens = np.empty(n, dtype=dtype)
+    for start in range(0, n, _BLOCK):
+        rows = np.arange(start, min(start + _BLOCK, n), dtype=np.int64)
+        queens[start:start + len(rows)] = 2 * rows % n
+    return queens
 
 
 def _construct_queens(n, dtype, board):
-    """The explicit solution of the plain board (see :func:`construct`)."""
-    evens = np.arange(2, n + 1, 2, dtype=dtype)
-    odds = np.arange(1, n + 1, 2, dtype=dtype)
+    """The explicit solution of the plain board (see :func:`construct`), written in place:
+    the first ``n // 2`` rows take the even numbers, the others the odd ones (1-based)."""
+    queens = np.empty(n, dtype=dtype)
+    evens, odds = queens[:n // 2], queens[n // 2:]  # (0-based columns: odd, then even)
     if n % 6 == 2:  # 1 and 3 swap places, 5 goes last
-        odds = np.concatenate([[3, 1], odds[3:], [5]]).astype(dtype)
+        _fill(evens, 1)
+        odds[:2] = 2, 0
+        _fill(odds[2:-1], 6)
+        odds[-1] = 4
     elif n % 6 == 3:  # 2 goes last; 1 and 3 go last
-        evens = np.concatenate([evens[1:], [2]]).astype(dtype)
-        odds = np.concatenate([odds[2:], [1, 3]]).astype(dtype)
-    queens = np.concatenate([evens, odds])
-    queens -= 1
+        _fill(evens[:-1], 3)
+        evens[-1] = 1
+        _fill(odds[:-2], 4)
+        odds[-2:] = 0, 2
+    else:
+        _fill(evens, 1)
+        _fill(odds, 0)
     return queens
 
 
@@ -168,6 +201,9 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
     RuntimeError
         If the local search found no solution within ``max_steps`` on a board too large
         for the exhaustive search; the message says what was tried.
+    MemoryError
+        Before it starts, if its arrays (about :data:`FIND_BYTES_PER_ROW` = 85 bytes per
+        row) do not fit in the memory available to the process.
 
     See Also
     --------
@@ -205,6 +241,7 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
     (True, 5, 17)
     """
     n = _check_huge_n(n)
+    _validate.working_memory(FIND_BYTES_PER_ROW * n, f"find_solution({n:,})")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % 2**31)
     seed = _validate.in_range(seed, "seed", 0, 2**32 - 1)

@@ -30,6 +30,35 @@ def test_construct_large(n):
     assert not nq.is_solution(broken)
 
 
+def test_construct_across_its_blocks_of_rows():
+    """The constructions write a block of rows at a time: every remainder mod 6 (each
+    writes its own sequence) on boards of several blocks, and the torus."""
+    base = 3 << 20
+    for n in range(base, base + 6):
+        queens = nq.construct(n)
+        assert queens.dtype == np.int32 and nq.is_solution(queens), n % 6
+    n = (2 << 20) + 3  # gcd(n, 6) = 1
+    queens = nq.construct(n, torus=True)
+    np.testing.assert_array_equal(queens, 2 * np.arange(n, dtype=np.int64) % n)
+    assert nq.is_solution(queens, torus=True)
+
+
+def test_huge_boards_that_do_not_fit_raise_before_they_start(monkeypatch):
+    from nqueens_numba import _validate
+
+    monkeypatch.setattr(_validate, "_available_memory", lambda: 70_000_000)
+    with pytest.raises(MemoryError, match=r"construct\(100,000,000\) needs about 425 MB "
+                       r"of memory, and this process has about 70 MB available"):
+        nq.construct(10**8)
+    with pytest.raises(MemoryError, match=r"construct\(100,000,001, torus=True\) needs"):
+        nq.construct(10**8 + 1, torus=True)
+    with pytest.raises(MemoryError, match=r"find_solution\(1,000,000\) needs about 85 MB "):
+        nq.find_solution(10**6, seed=1)
+    assert nq.is_solution(nq.construct(10**7))  # 40 MB and three blocks of int64
+    monkeypatch.setattr(_validate, "_available_memory", lambda: None)  # unknown: not checked
+    assert nq.is_solution(nq.find_solution(10**5, seed=1))
+
+
 def test_construct_edge_cases():
     assert nq.construct(0).shape == (0,)
     for bad in (2, 3):
