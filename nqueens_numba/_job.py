@@ -50,6 +50,10 @@ class CountJob:
         """:func:`nqueens_numba._pieces.remaining` of ``piece`` (below ``state``)."""
         return _pieces.remaining(self, state, piece)
 
+    def done(self, state, piece):
+        """:func:`nqueens_numba._pieces.done` of ``piece`` (below ``state``)."""
+        return _pieces.done(self, state, piece)
+
     def check_piece(self, state, piece):
         """:func:`nqueens_numba._pieces.check_piece` of ``piece`` (below ``state``)."""
         return _pieces.check_piece(self, state, piece)

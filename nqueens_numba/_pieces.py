@@ -16,7 +16,7 @@ import numpy as np
 from . import _kernels
 
 __all__ = ["Piece", "pieces_overlap", "row_allow", "check_piece", "open_squares",
-           "remaining"]
+           "remaining", "done"]
 
 
 @dataclass(eq=False)
@@ -159,18 +159,34 @@ def remaining(job, state, piece):
     the untried squares of each level, each weighted by the share of the subtree it
     stands for.
     """
+    return _shares(job, state, piece)[0]
+
+
+def done(job, state, piece):
+    """Estimated share of its subproblem's search behind ``piece``, 0 to 1: that of a piece
+    never split, ``1 - remaining(...)`` summed as the squares tried of each level (each
+    weighted as in :func:`remaining`), so that it keeps its digits on boards where it is
+    far below the 1e-16 of ``1 - remaining``."""
+    return _shares(job, state, piece)[1]
+
+
+def _shares(job, state, piece):
+    """``(ahead, behind)``: the shares of :func:`remaining` and :func:`done`."""
     level = int(piece.level[0])
     if level < 0:
-        return 1.0
+        return 1.0, 0.0
     allow = row_allow(job, state)
     share = 1.0
-    ahead = 0.0
+    ahead = behind = 0.0
     for j in range(level + 1):
-        free = int(piece.stack[j, 0])
+        free = int(piece.stack[j, 0]).bit_count()
         children = (open_squares(job, state, piece.stack, j)
                     & int(allow[job.depth + j])).bit_count()
         if children == 0:
             break
-        ahead += share * free.bit_count() / children
+        ahead += share * free / children
+        # the squares tried: all but the untried ones and, above the deepest level, the
+        # one on the path (its subtree is shared out below)
+        behind += share * (children - free - (j < level)) / children
         share /= children
-    return min(ahead, 1.0)
+    return min(ahead, 1.0), min(behind, 1.0)

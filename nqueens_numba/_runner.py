@@ -214,10 +214,18 @@ class Tracker:
         progress (float)."""
         with self.lock:
             going = self._in_progress()
-            return int(self.done.sum()) + sum(
-                max(0.0, 1.0 - sum(self.job.remaining(self.split.states[p.index], p)
-                                   for p in pieces))
-                for pieces in going.values())
+            return int(self.done.sum()) + sum(self._share_done(pieces)
+                                              for pieces in going.values())
+
+    def _share_done(self, pieces):
+        """The estimated share done of a subproblem whose searches in progress are
+        ``pieces``: summed directly for one (its digits kept where it is tiny), else one
+        less their shares ahead (the pieces of a split search each see the others' part
+        as done)."""
+        state = self.split.states[pieces[0].index]
+        if len(pieces) == 1:
+            return self.job.done(state, pieces[0])
+        return max(0.0, 1.0 - sum(self.job.remaining(state, p) for p in pieces))
 
     def save(self):
         """Write the checkpoint now, with the searches in progress (a complete count once

@@ -82,7 +82,9 @@ def test_pieces_split_at_random_add_up_to_each_subproblem(split):
                 total += counts[0]
                 continue
             assert piece.started and job.check_piece(split.states[index], piece)
-            assert 0.0 <= job.remaining(split.states[index], piece) <= 1.0
+            ahead = job.remaining(split.states[index], piece)
+            assert 0.0 <= ahead <= 1.0
+            assert job.done(split.states[index], piece) == pytest.approx(1 - ahead, abs=1e-12)
             if rng.random() < 0.5:
                 new = piece.split()
                 if new is not None:
@@ -101,6 +103,24 @@ def test_a_budget_ends_a_kernel_call_midway():
     counts, done = job.run(split.states, piece, 5)
     assert done == 0 and piece.started  # the first subproblem is far from done
     assert 0.0 < job.remaining(split.states[0], piece) < 1.0
+
+
+@pytest.mark.parametrize("method", _split.METHODS)
+def test_the_share_done_keeps_its_digits_on_huge_boards(method):
+    """Early in a subproblem of n = 40 the share done is below 1e-16, where ``1 - remaining``
+    is 0: the progress bar and a checkpoint's ``fraction_done`` read the share summed
+    directly, which grows with every call."""
+    split = _split.count_split(40, method, 2, prefix_depth=2)
+    job, state = split.job, split.states[0]
+    piece, shares = job.piece(0), []
+    for budget in (10, 1000, 100_000):
+        assert job.run(split.states[:1], piece, budget)[1] == 0  # (far from done)
+        shares.append(job.done(state, piece))
+        assert 1.0 - job.remaining(state, piece) == 0.0 < shares[-1] < 1e-16
+    assert shares == sorted(shares) and shares[-1] > 100 * shares[0]
+    tracker = _runner.Tracker(split, resumable=True)
+    tracker.add(piece)
+    assert tracker.position() == shares[-1]
 
 
 @pytest.mark.parametrize("method", _split.METHODS)
