@@ -290,6 +290,11 @@ def test_the_cli_prints_no_interval_for_agreeing_probes(capsys):
     out = capsys.readouterr().out
     assert "interval" not in out and "every probe gave the same value" in out
     assert "give more --samples" not in out
+    # Every probe dead on a board with solutions: says so, not that probes were too few
+    assert main(["estimate", "27", "-S", "2", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "estimate      0\n" in out and "interval" not in out
+    assert "unknown (every probe died before reaching a solution: solutions may" in out
 
 
 def test_a_sampled_zero_inside_a_small_board_is_not_exact():

@@ -24,7 +24,10 @@ def print_estimate(args, out):
         # (every stratum has probes enough: they all agreed)
         spread = ["stderr        unknown (every probe gave the same value: no spread to "
                   "measure; the estimate may be exact, and more --samples rarely tell)"]
-    else:  # every probe died, or strata of a single probe
+    elif est.value == 0:  # every probe died, on a board that may have solutions
+        spread = ["stderr        unknown (every probe died before reaching a solution: "
+                  "solutions may still exist; give more --samples)"]
+    else:  # strata of a single probe
         spread = ["stderr        unknown (too few probes to measure their spread: give more "
                   "--samples)"]
     lines = [f"n             {args.n}",
