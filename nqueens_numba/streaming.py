@@ -52,6 +52,10 @@ def iter_solutions(n, *, chunk_size=1_000_000, n_threads=None, preplaced=None, b
     TypeError, ValueError
         As :func:`solve` for ``n``, ``n_threads`` and ``progress``; ``chunk_size`` must be a
         positive integer. Raised by the call, before iterating.
+    MemoryError
+        By the call, if the largest chunk (``chunk_size`` rows, or every solution where
+        they are fewer) would take more than 80% of the available memory, as
+        :func:`solve`'s default ``max_bytes``.
 
     See Also
     --------
@@ -98,6 +102,15 @@ def _checked(n, chunk_size, n_threads, preplaced, blocked, progress, piece, toru
     cons = check_constraints(n, preplaced, blocked)
     board = board_of(piece, torus)
     board.check_combination(cons)
+    # The largest chunk: at most every solution (a variant's and constrained ones are
+    # among the queens' solutions), checked as solve checks its result
+    rows = min(chunk_size, _split.known_total(n) or chunk_size)
+    limit = _validate.max_bytes(None)
+    if limit is not None and rows * n > limit:
+        raise MemoryError(f"a chunk of chunk_size={chunk_size:,} would take up to "
+                          f"{rows * n:,} bytes ({rows:,} solutions of {n} bytes), more than "
+                          f"{config.MEMORY_FRACTION:.0%} of the available memory "
+                          f"({limit:,} bytes): choose a smaller chunk_size")
     return n, chunk_size, n_threads, cons, progress, board
 
 
