@@ -35,6 +35,22 @@ def test_format_text():
     assert nq.format_text(np.empty((0, 3), dtype=np.int8)) == ""
 
 
+def test_text_too_large_for_memory_is_refused_before_it_starts(monkeypatch):
+    """A board's text is n * n characters: checked against the memory available first."""
+    from nqueens_numba import _validate
+
+    large, small = nq.construct(2000), nq.construct(1000)
+    many = np.tile(nq.construct(120), (300, 1))
+    monkeypatch.setattr(_validate, "_available_memory", lambda: 10_000_000)
+    with pytest.raises(MemoryError, match=r"the text of 1 board of n=2,000 needs about 12 MB "
+                       r"of memory, and this process has about 10 MB available"):
+        nq.format_board(large)
+    with pytest.raises(MemoryError, match="the text of 300 boards of n=120 needs"):
+        nq.format_text(many)
+    assert len(nq.format_board(small)) == 1000  # 3 MB
+    assert len(nq.to_boards(many[:50])) == 50
+
+
 @settings(deadline=None, max_examples=100)
 @given(st.integers(1, 12).flatmap(lambda n: st.permutations(list(range(n)))))
 def test_board_round_trip(perm):

@@ -1,6 +1,7 @@
 """Boards as text: LeetCode 51 rows of ``'Q'`` and ``'.'``, plain-text files, printed boards."""
 import numpy as np
 
+from .. import _validate
 from ._common import as_placements
 
 __all__ = ["format_board", "to_boards", "format_text"]
@@ -10,10 +11,18 @@ __all__ = ["format_board", "to_boards", "format_text"]
 TEXT_MAX_N = 64
 
 
+#: Bytes of memory that the text of a board's square takes, at most, while it is made: the
+#: grid, and the strings or the text made from it.
+TEXT_BYTES_PER_SQUARE = 3
+
+
 def board_rows(arr):
     """Character rows of a ``(k, n)`` placement array (-1: a row without a queen):
-    ``(k, n)`` array of ``bytes``."""
+    ``(k, n)`` array of ``bytes``; ``MemoryError`` first where the text would not fit in the
+    memory available (a board of n = 10^5 is 10^10 characters)."""
     k, n = arr.shape
+    _validate.working_memory(TEXT_BYTES_PER_SQUARE * k * n * n,
+                             f"the text of {k:,} board{'s' * (k != 1)} of n={n:,}")
     grid = np.full((k, n, n), ord("."), dtype=np.uint8)
     if k and n:
         boards, rows = np.nonzero(arr >= 0)
@@ -47,6 +56,9 @@ def format_board(queens):
         If ``queens`` does not hold integers.
     ValueError
         If ``queens`` is not one-dimensional or a column lies outside ``-1..n-1``.
+    MemoryError
+        Before it starts, if the ``n * n`` characters would not fit in the memory available
+        (a board of n = 10^5 takes 10^10).
 
     See Also
     --------
@@ -77,7 +89,7 @@ def to_boards(solutions):
 
     Raises
     ------
-    TypeError, ValueError
+    TypeError, ValueError, MemoryError
         As :func:`format_board`, for a two-dimensional ``solutions``.
 
     See Also
@@ -106,7 +118,7 @@ def format_text(solutions):
 
     Raises
     ------
-    TypeError, ValueError
+    TypeError, ValueError, MemoryError
         As :func:`to_boards`, whose boards it joins line by line.
 
     See Also
