@@ -106,8 +106,7 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     Warns
     -----
     LongCountWarning
-        When the count is estimated at more than a day of CPU time on this machine (with
-        pre-placed queens or blocked squares, from the share of the search they leave).
+        When the count is estimated at more than a day of CPU time on this machine.
 
     See Also
     --------
@@ -403,16 +402,18 @@ def warn_if_long(plan, n_threads, checkpointed):
     if cost is not None:
         size, base, growth = cost
         seconds = base * growth ** (n - size)
-    elif constraints is not None:  # the time without them, in the share they leave
-        share = constraints.search_share()  # (of the whole tree: twice the halving search's)
-        seconds = estimated_cpu_seconds(n, "halving", constrained=True) * share * (
-            1 if constraints.mirror_symmetric else 2)
+    elif constraints is not None:
+        # The halving search's time, in the share of the tree the constraints leave; twice
+        # that where mirror halving does not apply to them (both halves are searched)
+        seconds = estimated_cpu_seconds(n, "halving", constrained=True) * (
+            constraints.search_share() * (1 if constraints.mirror_symmetric else 2))
         what = " with pre-placed queens or blocked squares"
     else:
         seconds = estimated_cpu_seconds(n, split.method)
     if seconds is None:
         message = (f"n={n}: no count this large has been published (OEIS A000170 ends at "
-                   f"n = {len(config.A000170) - 1}); it would take thousands of years of CPU time")
+                   f"n = {len(config.A000170) - 1}); it would take more than a thousand years "
+                   f"of CPU time (each order past it about ten times as long)")
     elif seconds >= config.LONG_COUNT_SECONDS:
         hours = seconds / 3600
         wait = _progress.duration(seconds / n_threads, clock=False)
