@@ -81,6 +81,11 @@ LONG_COUNT_SECONDS = 86_400
 #: 97 ns per solution at n = 14, 16 and 17).
 COST_GROWTH_PER_N = 1.10
 
+#: Growth of the total count from one board order to the next past the tabulated ones, for
+#: that estimate where it goes past them (constrained counts): A000170(27) / A000170(26) =
+#: 10.5.
+TOTAL_GROWTH_PAST_TABLE = 10.5
+
 #: Most seconds between two writes of a checkpoint file.
 CHECKPOINT_SECONDS = 2.0
 

@@ -393,8 +393,7 @@ def warn_if_long(plan, n_threads, checkpointed):
     tabulated boards only."""
     n, split, constraints = plan.n, plan.split, plan.split.constraints
     cost = config.VARIANT_COST.get(plan.board.name)
-    if not len(split.states) or (cost is None and (plan.known or 2**64) < _NEVER_LONG) or (
-            constraints is not None and plan.known is None):
+    if not len(split.states) or (cost is None and (plan.known or 2**64) < _NEVER_LONG):
         return
     advice = ("its checkpoint keeps the progress" if checkpointed else
               "pass checkpoint=FILE to stop and resume it")
@@ -403,9 +402,13 @@ def warn_if_long(plan, n_threads, checkpointed):
         size, base, growth = cost
         seconds = base * growth ** (n - size)
     elif constraints is not None:
-        # The halving search's time, in the share of the tree the constraints leave; twice
-        # that where mirror halving does not apply to them (both halves are searched)
-        seconds = estimated_cpu_seconds(n, "halving", constrained=True) * (
+        # The halving search's time (grown past the tabulated totals), in the share of the
+        # tree the constraints leave; twice that where mirror halving does not apply to them
+        # (both halves are searched)
+        last = len(config.A000170) - 1
+        past = max(n - last, 0)
+        seconds = estimated_cpu_seconds(n - past, "halving", constrained=True) * (
+            config.TOTAL_GROWTH_PAST_TABLE * config.COST_GROWTH_PER_N) ** past * (
             constraints.search_share() * (1 if constraints.mirror_symmetric else 2))
         what = " with pre-placed queens or blocked squares"
     else:
@@ -413,7 +416,9 @@ def warn_if_long(plan, n_threads, checkpointed):
     if seconds is None:
         message = (f"n={n}: no count this large has been published (OEIS A000170 ends at "
                    f"n = {len(config.A000170) - 1}); it would take more than a thousand years "
-                   f"of CPU time (each order past it about ten times as long)")
+                   f"of CPU time (each order past it about "
+                   f"{config.TOTAL_GROWTH_PAST_TABLE * config.COST_GROWTH_PER_N:.0f} times as "
+                   f"long)")
     elif seconds >= config.LONG_COUNT_SECONDS:
         hours = seconds / 3600
         wait = _progress.duration(seconds / n_threads, clock=False)

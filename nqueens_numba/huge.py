@@ -116,7 +116,7 @@ def construct(n, *, torus=False):
     board.require_solutions(n)  # (the torus's reason first: it has none for n = 2, 3 either)
     n = _check_huge_n(n)
     dtype = _validate.placement_dtype(n)
-    _validate.working_memory(n * np.dtype(dtype).itemsize + 3 * 8 * _BLOCK,
+    _validate.working_memory(n * np.dtype(dtype).itemsize + 3 * 8 * min(n, _BLOCK),
                              f"construct({n:,}{board.keywords})")
     return _CONSTRUCTIONS[board.name](n, dtype, board)
 
@@ -241,12 +241,12 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
     (True, 5, 17)
     """
     n = _check_huge_n(n)
-    _validate.working_memory(FIND_BYTES_PER_ROW * n, f"find_solution({n:,})")
     if seed is None:
         seed = int(np.random.SeedSequence().entropy % 2**31)
     seed = _validate.in_range(seed, "seed", 0, 2**32 - 1)
     steps = (50 * n + 10**6 if max_steps is None
              else _validate.in_range(max_steps, "max_steps", 0, 2**63 - 1))
+    _validate.working_memory(FIND_BYTES_PER_ROW * n, f"find_solution({n:,})")
     fixed = np.full(n, -1, dtype=np.int64) if preplaced is None else preplaced_array(preplaced, n)
     check_no_attacks(fixed)
     dtype = _validate.placement_dtype(n)

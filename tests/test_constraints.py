@@ -190,5 +190,8 @@ def test_search_share_estimates_the_constrained_tree(n):
         assert cons.search_share() == pytest.approx(exact, rel=0.05), (preplaced, n_blocked)
     everything = check_constraints(n, None, np.zeros((n, n), dtype=bool))
     assert everything.search_share() == 1.0
+    one = np.zeros((63, 63), dtype=bool)
+    one[24, 6] = True  # (its two estimates came out 1.06 the wrong way round)
+    assert check_constraints(63, None, one).search_share() == 1.0
     nothing = check_constraints(n, None, np.ones((n, n), dtype=bool))
     assert nothing.search_share() == pytest.approx(1 / full, rel=0.05)  # the root alone

@@ -1,5 +1,6 @@
 import re
 import textwrap
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -42,11 +43,19 @@ def test_text_too_large_for_memory_is_refused_before_it_starts(monkeypatch):
     large, small = nq.construct(2000), nq.construct(1000)
     many = np.tile(nq.construct(120), (300, 1))
     monkeypatch.setattr(_validate, "_available_memory", lambda: 10_000_000)
-    with pytest.raises(MemoryError, match=r"the text of 1 board of n=2,000 needs about 12 MB "
+    with pytest.raises(MemoryError, match=r"the text of 1 board of n=2,000 needs about 12.1 MB "
                        r"of memory, and this process has about 10 MB available"):
         nq.format_board(large)
-    with pytest.raises(MemoryError, match="the text of 300 boards of n=120 needs"):
-        nq.format_text(many)
+    tracemalloc.start()
+    try:
+        with pytest.raises(MemoryError, match="the text of 300 boards of n=120 needs"):
+            nq.format_text(many)  # (its 4.4 MB of lines not allocated first)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 500_000
+    with pytest.raises(MemoryError, match="the text of 20,000 boards of n=8 needs about 14.1 MB"):
+        nq.to_boards(np.tile(nq.construct(8), (20_000, 1)))  # 1.3 MB of squares, 160,000 rows
     assert len(nq.format_board(small)) == 1000  # 3 MB
     assert len(nq.to_boards(many[:50])) == 50
 

@@ -569,9 +569,11 @@ def test_a_count_of_more_than_a_day_says_so(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         warn_if_long(_split.plan_count(19, n_threads=2), 2, False)  # about a minute
-        cons = check_constraints(40, {0: 3}, None)
+    cons = check_constraints(40, {0: 3}, None)  # (grown from n = 27)
+    with pytest.warns(nq.LongCountWarning, match="n=40 with pre-placed queens or blocked "
+                      "squares: roughly [0-9,]+ CPU-hours"):
         warn_if_long(_split.plan_count(40, constraints=cons, prefix_depth=2, n_threads=2), 2,
-                     False)  # unknown
+                     True)
 
 
 def test_a_constrained_count_of_more_than_a_day_says_so(monkeypatch):
@@ -602,6 +604,19 @@ def test_a_constrained_count_of_more_than_a_day_says_so(monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         warn_if_long(_split.plan_count(24, constraints=eight, n_threads=2), 2, False)
+    # Past the tabulated totals: grown from n = 27 (10.5 times the solutions an order, each
+    # 10% slower)
+    asked.clear()
+    free = check_constraints(29, None, np.zeros((29, 29), dtype=bool))
+    with pytest.warns(nq.LongCountWarning, match=r"n=29 with pre-placed queens or blocked "
+                      r"squares: roughly 1,300,000 CPU-hours"):  # 10,000 * 11.55 ** 2
+        warn_if_long(_split.plan_count(29, constraints=free, n_threads=2), 2, False)
+    assert asked == [(27, "halving", True)]
+    queens = nq.construct(40)
+    thirty = check_constraints(40, {row: int(queens[row]) for row in range(30)}, None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warn_if_long(_split.plan_count(40, constraints=thirty, n_threads=2), 2, False)
 
 
 def _start(cmd, wait_for, timeout=60):

@@ -199,20 +199,23 @@ def test_streaming_memory_is_bounded():
 
 
 def test_a_chunk_larger_than_memory_is_refused_at_call(monkeypatch):
-    """The largest chunk (at most every solution) is checked as solve checks its result."""
+    """Three of the largest chunk (at most every solution) are checked as solve checks its
+    result: the stream holds up to three at once."""
     from nqueens_numba import _validate
 
     monkeypatch.setattr(_validate, "_available_memory", lambda: 2_000_000)  # 80%: 1.6 MB
     with pytest.raises(MemoryError, match=r"a chunk of chunk_size=10,000,000 would take up "
-                       r"to 5,118,344 bytes \(365,596 solutions of 14 bytes\), more than "
-                       r"80% of the available memory \(1,600,000 bytes\): choose a smaller "
-                       r"chunk_size"):
+                       r"to 5,118,344 bytes \(365,596 solutions of 14 bytes\), and the stream "
+                       r"holds up to 3 at once: more than 80% of the available memory "
+                       r"\(1,600,000 bytes\); choose a smaller chunk_size"):
         nq.iter_solutions(14, chunk_size=10**7)
-    with pytest.raises(MemoryError, match="chunk_size=200,000 would take up to 2,800,000"):
-        nq.iter_solutions(14, chunk_size=200_000, torus=True)
+    with pytest.raises(MemoryError, match="chunk_size=50,000 would take up to 700,000"):
+        nq.iter_solutions(14, chunk_size=50_000, torus=True)
     chunks = list(nq.iter_solutions(11, chunk_size=10**7))  # 2,680 of 11 bytes: it fits
     assert [len(c) for c in chunks] == [2680]
-    assert sum(len(c) for c in nq.iter_solutions(14, chunk_size=100_000)) == 365_596
+    assert sum(len(c) for c in nq.iter_solutions(14, chunk_size=30_000)) == 365_596
+    for n in (2, 3):  # no solutions: nothing to hold
+        assert list(nq.iter_solutions(n, chunk_size=10**10)) == []
 
 
 def test_memory_guard_allocates_nothing_large():

@@ -11,18 +11,28 @@ __all__ = ["format_board", "to_boards", "format_text"]
 TEXT_MAX_N = 64
 
 
-#: Bytes of memory that the text of a board's square takes, at most, while it is made: the
-#: grid, and the strings or the text made from it.
+#: Bytes of memory that the text of boards takes while it is made, at most: per square (the
+#: grid of characters, and the text or strings made from it) and per row (a Python string's
+#: own size and its place in a list), measured with tracemalloc on the solutions of n = 8-14
+#: and on boards of n = 20,000.
 TEXT_BYTES_PER_SQUARE = 3
+TEXT_BYTES_PER_ROW = 64
 
 
-def board_rows(arr):
+def check_text_memory(k, n):
+    """``MemoryError`` before the text of ``k`` boards of ``n`` rows is made, where it would
+    not fit in the memory available (a board of n = 10^5 is 10^10 characters)."""
+    need = k * n * (TEXT_BYTES_PER_SQUARE * n + TEXT_BYTES_PER_ROW)
+    _validate.working_memory(need, f"the text of {k:,} board{'s' * (k != 1)} of n={n:,}")
+
+
+def board_rows(arr, checked=False):
     """Character rows of a ``(k, n)`` placement array (-1: a row without a queen):
-    ``(k, n)`` array of ``bytes``; ``MemoryError`` first where the text would not fit in the
-    memory available (a board of n = 10^5 is 10^10 characters)."""
+    ``(k, n)`` array of ``bytes``; :func:`check_text_memory` first, unless the caller has
+    ``checked``."""
     k, n = arr.shape
-    _validate.working_memory(TEXT_BYTES_PER_SQUARE * k * n * n,
-                             f"the text of {k:,} board{'s' * (k != 1)} of n={n:,}")
+    if not checked:
+        check_text_memory(k, n)
     grid = np.full((k, n, n), ord("."), dtype=np.uint8)
     if k and n:
         boards, rows = np.nonzero(arr >= 0)
@@ -136,9 +146,10 @@ def format_text(solutions):
     """
     arr = as_placements(solutions, 2)
     k, n = arr.shape
+    check_text_memory(k, n)
     lines = np.full((k, n * (n + 1) + 1), ord("\n"), dtype=np.uint8)  # + the blank line
     squares = lines[:, :n * (n + 1)].reshape(k, n, n + 1)[:, :, :n]  # (a view)
-    squares[...] = board_rows(arr).view(np.uint8).reshape(k, n, n) if n else 0
+    squares[...] = board_rows(arr, checked=True).view(np.uint8).reshape(k, n, n) if n else 0
     return lines.tobytes().decode("ascii")
 
 
