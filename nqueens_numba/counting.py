@@ -389,8 +389,8 @@ def warn_if_long(plan, n_threads, checkpointed):
     """Warn with :class:`LongCountWarning` (one line) when the count of ``plan`` is
     estimated at more than ``config.LONG_COUNT_SECONDS`` of CPU time: a variant's from
     ``config.VARIANT_COST``; a constrained count's from the share of the search the
-    constraints leave (:meth:`~nqueens_numba.constraints.Constraints.search_share`), on the
-    tabulated boards only."""
+    constraints leave (:meth:`~nqueens_numba.constraints.Constraints.search_share`), grown
+    past the tabulated totals by ``config.TOTAL_GROWTH_PAST_TABLE`` an order."""
     n, split, constraints = plan.n, plan.split, plan.split.constraints
     cost = config.VARIANT_COST.get(plan.board.name)
     if not len(split.states) or (cost is None and (plan.known or 2**64) < _NEVER_LONG):
