@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from . import _kernels, config
+from . import _enumerating, _kernels, config
 from ._pieces import pieces_overlap
 from ._progress import COUNT_BAR_FORMAT, compile_first, progress_bar
 from .checkpoint import Checkpoint, CheckpointError
@@ -83,7 +83,7 @@ class Tracker:
         self.split = split
         self.job = split.job
         self.n = split.n
-        self.keywords = split.board.keywords
+        self.keywords = _enumerating.keywords(split.board, split.constraints)
         self.where = where
         self.resumable = resumable
         self.verify = verify
@@ -372,7 +372,8 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
             opened.close()
         if isinstance(exc, KeyboardInterrupt):
             raise KeyboardInterrupt(
-                f"count of n={split.n}{split.board.keywords}{executor.where} interrupted "
+                f"count of n={split.n}{_enumerating.keywords(split.board, split.constraints)}"
+                f"{executor.where} interrupted "
                 f"before it started, while its kernels were compiled or loaded from the "
                 f"cache: nothing was counted or saved (a compile goes on in the background of "
                 f"this process: the next count finds it done; warmup() or nqueens warmup "

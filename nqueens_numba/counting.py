@@ -12,8 +12,8 @@ from contextlib import nullcontext
 
 import numpy as np
 
-from . import (_breadth, _device, _docs, _kernels, _pool, _progress, _runner, _split, _threads,
-               _validate, config, symmetry)
+from . import (_breadth, _device, _docs, _enumerating, _kernels, _pool, _progress, _runner,
+               _split, _threads, _validate, config, symmetry)
 from .board import board_of
 from .checkpoint import Checkpoint, CheckpointError, split_record
 from .constraints import check_constraints
@@ -161,8 +161,8 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     board = board_of(piece, torus)
     device, devices = _devices(device, devices)
     # (words for a Ctrl-C while the plan's kernels load: the count's own say more)
-    early = _progress.interruption_says(f"count of n={n}{board.keywords} interrupted: "
-                                        f"nothing is returned")
+    early = _progress.interruption_says(f"count of n={n}{_enumerating.keywords(board, cons)} "
+                                        f"interrupted: nothing is returned")
     with early, _progress.compiling_notice(True, "count") if progress else nullcontext():
         plan = _split.plan_count(n, board, result="fundamental" if fundamental else "total",
                                  method=method, constraints=cons, prefix_depth=prefix_depth,
@@ -198,7 +198,8 @@ def _lost(plan):
     """What an interruption of ``plan``'s engine without a split loses, as a count's
     interruption says it (:meth:`nqueens_numba._runner.Tracker.interrupted`)."""
     resumable = plan.result in ("total", "fundamental") and plan.engine in ("small", "breadth")
-    return (f"count of n={plan.n}{plan.board.keywords} interrupted; " +
+    return (f"count of n={plan.n}{_enumerating.keywords(plan.board, plan.constraints)} "
+            f"interrupted; " +
             (_runner.LOST if resumable else "nothing is returned"))
 
 
@@ -397,7 +398,7 @@ def warn_if_long(plan, n_threads, checkpointed):
         return
     advice = ("its checkpoint keeps the progress" if checkpointed else
               "pass checkpoint=FILE to stop and resume it")
-    about, what = ("roughly" if cost is not None or constraints is not None else "about"), ""
+    about = "roughly" if cost is not None or constraints is not None else "about"
     if cost is not None:
         size, base, growth = cost
         seconds = base * growth ** (n - size)
@@ -410,7 +411,6 @@ def warn_if_long(plan, n_threads, checkpointed):
         seconds = estimated_cpu_seconds(n - past, "halving", constrained=True) * (
             config.TOTAL_GROWTH_PAST_TABLE * config.COST_GROWTH_PER_N) ** past * (
             constraints.search_share() * (1 if constraints.mirror_symmetric else 2))
-        what = " with pre-placed queens or blocked squares"
     else:
         seconds = estimated_cpu_seconds(n, split.method)
     if seconds is None:
@@ -422,7 +422,8 @@ def warn_if_long(plan, n_threads, checkpointed):
     elif seconds >= config.LONG_COUNT_SECONDS:
         hours = seconds / 3600
         wait = _progress.duration(seconds / n_threads, clock=False)
-        message = (f"n={n}{plan.board.keywords}{what}: {about} {_progress.significant(hours)} "
+        message = (f"n={n}{_enumerating.keywords(plan.board, constraints)}: {about} "
+                   f"{_progress.significant(hours)} "
                    f"CPU-hours on this machine ({wait} on {n_threads} "
                    f"thread{'s' if n_threads > 1 else ''}); {advice}")
     else:

@@ -319,6 +319,9 @@ def test_a_count_interrupted_while_its_kernels_load_says_so(monkeypatch):
     with pytest.raises(KeyboardInterrupt, match=r"^count of n=15, torus=True interrupted: "
                                                 r"nothing is returned$"):
         nq.count_solutions(15, torus=True)
+    with pytest.raises(KeyboardInterrupt, match=r"^count of n=15, preplaced=\.\.\. "
+                                                r"interrupted: nothing is returned$"):
+        nq.count_solutions(15, preplaced={3: 4})
 
 
 def test_an_interruption_once_every_subproblem_is_counted_says_so():
@@ -333,6 +336,12 @@ def test_an_interruption_once_every_subproblem_is_counted_says_so():
     torus = _split.count_split(11, "halving", 1, board=TOROIDAL)
     assert str(_runner.Tracker(torus).interrupted()).startswith(
         "count of n=11, torus=True interrupted after 0 of ")  # (it said "count of n=11")
+    blocked = np.zeros((11, 11), dtype=bool)
+    blocked[5, 5] = True
+    constrained = _split.count_split(11, "halving", 1,
+                                     constraints=check_constraints(11, {0: 2}, blocked))
+    assert str(_runner.Tracker(constrained).interrupted()).startswith(
+        "count of n=11, preplaced=..., blocked=... interrupted after 0 of ")  # (n=11)
 
 
 def test_an_interrupted_occupancy_says_how_far_it_got(monkeypatch):
@@ -570,8 +579,8 @@ def test_a_count_of_more_than_a_day_says_so(monkeypatch):
         warnings.simplefilter("error")
         warn_if_long(_split.plan_count(19, n_threads=2), 2, False)  # about a minute
     cons = check_constraints(40, {0: 3}, None)  # (grown from n = 27)
-    with pytest.warns(nq.LongCountWarning, match="n=40 with pre-placed queens or blocked "
-                      "squares: roughly [0-9,]+ CPU-hours"):
+    with pytest.warns(nq.LongCountWarning, match=r"n=40, preplaced=\.\.\.: roughly [0-9,]+ "
+                      r"CPU-hours"):
         warn_if_long(_split.plan_count(40, constraints=cons, prefix_depth=2, n_threads=2), 2,
                      True)
 
@@ -587,15 +596,15 @@ def test_a_constrained_count_of_more_than_a_day_says_so(monkeypatch):
                         lambda n, method, constrained=False: asked.append(
                             (n, method, constrained)) or 10_000 * 3600.0)
     free = check_constraints(24, None, np.zeros((24, 24), dtype=bool))  # mirror halving
-    with pytest.warns(nq.LongCountWarning, match=r"n=24 with pre-placed queens or blocked "
-                      r"squares: roughly 10,000 CPU-hours on this machine \(210 days on 2 "
-                      r"threads\); pass checkpoint=FILE"):
+    with pytest.warns(nq.LongCountWarning, match=r"n=24: roughly 10,000 CPU-hours on this "
+                      r"machine \(210 days on 2 threads\); pass checkpoint=FILE"):
         warn_if_long(_split.plan_count(24, constraints=free, n_threads=2), 2, False)
     assert asked == [(24, "halving", True)]  # the time of the constrained kernel
     one = check_constraints(24, {0: 1}, None)  # no mirror: twice the halving search, in part
     share = one.search_share()
     assert 0.02 < share < 0.06  # one first-row queen of 24, near the edge
-    with pytest.warns(nq.LongCountWarning, match=r"roughly ([\d,]+) CPU-hours") as record:
+    with pytest.warns(nq.LongCountWarning, match=r"n=24, preplaced=\.\.\.: roughly "
+                      r"([\d,]+) CPU-hours") as record:
         warn_if_long(_split.plan_count(24, constraints=one, n_threads=2), 2, False)
     hours = int(re.search(r"roughly ([\d,]+)", str(record[0].message))[1].replace(",", ""))
     assert hours == pytest.approx(2 * 10_000 * share, rel=0.05)
@@ -608,8 +617,8 @@ def test_a_constrained_count_of_more_than_a_day_says_so(monkeypatch):
     # 10% slower)
     asked.clear()
     free = check_constraints(29, None, np.zeros((29, 29), dtype=bool))
-    with pytest.warns(nq.LongCountWarning, match=r"n=29 with pre-placed queens or blocked "
-                      r"squares: roughly 1,300,000 CPU-hours"):  # 10,000 * 11.55 ** 2
+    with pytest.warns(nq.LongCountWarning, match=r"n=29: roughly 1,300,000 CPU-hours"):
+        # (10,000 * 11.55 ** 2)
         warn_if_long(_split.plan_count(29, constraints=free, n_threads=2), 2, False)
     assert asked == [(27, "halving", True)]
     queens = nq.construct(40)
