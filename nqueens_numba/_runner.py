@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 from . import _enumerating, _kernels, config
-from ._pieces import pieces_overlap
+from ._pieces import pieces_overlap, row_allow
 from ._progress import COUNT_BAR_FORMAT, compile_first, progress_bar
 from .checkpoint import Checkpoint, CheckpointError
 
@@ -397,6 +397,15 @@ def load_kernel(split, progress=False):
     its own kernels instead."""
     job = split.job
     kernel = (split.method, split.board.flag, job.constrained)
-    if progress or not _kernels.is_loaded(*kernel):
-        compile_first(lambda: job.run(split.states[:0], job.piece(0), 1), "count", progress)
+
+    symmetric = job.method == "symmetric" and len(split.states)
+
+    def first_calls():
+        job.run(split.states[:0], job.piece(0), 1)
+        if symmetric:  # its rows, which the shares done of the bar and checkpoint read
+            row_allow(job, split.states[0])
+
+    rows_ready = not symmetric or _kernels.is_ready("symmetric_allow")
+    if progress or not _kernels.is_loaded(*kernel) or not rows_ready:
+        compile_first(first_calls, "count", progress)
         _kernels.mark_loaded(*kernel)

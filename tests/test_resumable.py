@@ -324,6 +324,26 @@ def test_a_count_interrupted_while_its_kernels_load_says_so(monkeypatch):
         nq.count_solutions(15, preplaced={3: 4})
 
 
+def test_the_kernels_of_the_shares_done_load_before_the_bar(monkeypatch):
+    """The symmetric count's progress reads each row's allowed squares through a kernel of
+    its own: loaded with the count's kernel, before the bar (it compiled at a first redraw,
+    under the bar, even where the count's kernel was cached)."""
+    split = _split.count_split(14, "symmetric", 2)
+    calls, order = [], []
+    monkeypatch.setattr(_runner, "row_allow", lambda job, state: calls.append(int(state[3])))
+    monkeypatch.setattr(_runner, "compile_first",
+                        lambda call, what, notice: order.append(what) or call())
+    monkeypatch.setattr(_kernels, "is_ready", lambda job, *args: job != "symmetric_allow")
+    monkeypatch.setattr(_kernels, "is_loaded", lambda *args: True)
+    _runner.load_kernel(split, progress=False)
+    assert order == ["count"] and calls == [int(split.states[0, 3])]
+    monkeypatch.setattr(_kernels, "is_ready", lambda *args: True)
+    _runner.load_kernel(split, progress=False)  # all loaded: nothing to do
+    assert order == ["count"]
+    _runner.load_kernel(_split.count_split(14, "halving", 2), progress=True)  # no such rows
+    assert order == ["count", "count"] and len(calls) == 1
+
+
 def test_an_interruption_once_every_subproblem_is_counted_says_so():
     """(A GPU count stopped after its last launch said "after 13 of 13 subproblems".)"""
     split = _split.count_split(10, "halving", 1)
