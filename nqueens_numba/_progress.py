@@ -36,9 +36,12 @@ def interruption_says(message):
 
 def significant(value, digits=2):
     """``value`` rounded to ``digits`` significant digits, with thousands separators:
-    ``significant(126999.4) == "130,000"``, ``significant(8.34) == "8.3"``."""
+    ``significant(126999.4) == "130,000"``, ``significant(8.34) == "8.3"``; from 10^15 in
+    powers of ten (``"1.7e+44"``: a float's digits past the 16th are not the number's)."""
     if not value or not math.isfinite(value):
         return f"{value:g}"
+    if abs(value) >= 1e15:
+        return f"{value:.{digits - 1}e}"
     rounded = round(value, digits - 1 - math.floor(math.log10(abs(value))))
     decimals = max(0, digits - 1 - math.floor(math.log10(abs(rounded))))
     return f"{rounded:,.{decimals}f}"

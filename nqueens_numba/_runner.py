@@ -285,11 +285,11 @@ class Tracker:
         going = len(self._in_progress())
         done = int(self.done.sum())
         count = f"count of n={self.n}{self.keywords}{self.where} interrupted"
-        message = (f"{count} after {done} of {len(self.done)} subproblems"
+        message = (f"{count} after {done:,} of {len(self.done):,} subproblems"
                    if done < len(self.done) else
-                   f"{count} once all {done} subproblems were counted")
+                   f"{count} once all {done:,} subproblems were counted")
         if going:
-            message += f" ({going} more in progress)"
+            message += f" ({going:,} more in progress)"
         if self.checkpoint is not None:
             self.save()
             message += (f"; progress saved to {self.checkpoint.path!r}: call again with the "

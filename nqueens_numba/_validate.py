@@ -281,8 +281,9 @@ def working_memory(need, what):
 
 
 def _bytes(size):
-    """``size`` in GB or MB, two or three significant digits."""
-    return f"{size / 1e9:.3g} GB" if size >= 1e9 else f"{size / 1e6:.3g} MB"
+    """``size`` in GB or MB, three significant digits or whole units."""
+    size, unit = (size / 1e9, "GB") if size >= 1e9 else (size / 1e6, "MB")
+    return f"{size:,.0f} {unit}" if size >= 100 else f"{size:.3g} {unit}"
 
 
 def result_size(n, rows, max_bytes, board=""):

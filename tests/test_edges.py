@@ -252,6 +252,8 @@ def test_long_times_are_rounded_to_what_is_known():
 
     assert _progress.significant(126999.4) == "130,000"
     assert _progress.significant(8.34) == "8.3" and _progress.significant(0.456) == "0.46"
+    assert _progress.significant(999_499_999_999_999.0) == "1,000,000,000,000,000"
+    assert _progress.significant(1.7e44) == "1.7e+44"  # (not a float's 45 digits)
     assert _progress.duration(59) == "00:59" and _progress.duration(3725) == "1:02:05"
     assert _progress.duration(86_400 * 15.4) == "15 days"
     assert _progress.duration(72838 * 3600 + 28 * 60 + 28) == "8.3 years"

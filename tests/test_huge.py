@@ -54,6 +54,15 @@ def test_huge_boards_that_do_not_fit_raise_before_they_start(monkeypatch):
         nq.construct(10**8 + 1, torus=True)
     with pytest.raises(MemoryError, match=r"find_solution\(1,000,000\) needs about 85 MB "):
         nq.find_solution(10**6, seed=1)
+    with pytest.raises(MemoryError, match=r"construct\(1,000,000,000\) needs about 4.03 GB"):
+        nq.construct(10**9)
+    monkeypatch.setattr(_validate, "_available_memory", lambda: 10**9)
+    with pytest.raises(MemoryError, match=r"find_solution\(100,000,000\) needs about 8.5 GB "
+                       r"of memory, and this process has about 1 GB available"):
+        nq.find_solution(10**8)
+    with pytest.raises(MemoryError, match=r"needs about 3,000 GB of memory"):
+        nq.format_board(np.arange(10**6))  # (not "3e+03 GB")
+    monkeypatch.setattr(_validate, "_available_memory", lambda: 70_000_000)
     assert nq.is_solution(nq.construct(10**7))  # 40 MB and three blocks of int64
     monkeypatch.setattr(_validate, "_available_memory", lambda: None)  # unknown: not checked
     assert nq.is_solution(nq.find_solution(10**5, seed=1))

@@ -362,6 +362,8 @@ def test_an_interruption_once_every_subproblem_is_counted_says_so():
                                      constraints=check_constraints(11, {0: 2}, blocked))
     assert str(_runner.Tracker(constrained).interrupted()).startswith(
         "count of n=11, preplaced=..., blocked=... interrupted after 0 of ")  # (n=11)
+    many = _runner.Tracker(_split.count_split(17, "symmetric", 16, prefix_depth=4))
+    assert re.search(r"after 0 of \d{1,3},\d{3} subproblems", str(many.interrupted()))
 
 
 def test_an_interrupted_occupancy_says_how_far_it_got(monkeypatch):
@@ -599,8 +601,8 @@ def test_a_count_of_more_than_a_day_says_so(monkeypatch):
         warnings.simplefilter("error")
         warn_if_long(_split.plan_count(19, n_threads=2), 2, False)  # about a minute
     cons = check_constraints(40, {0: 3}, None)  # (grown from n = 27)
-    with pytest.warns(nq.LongCountWarning, match=r"n=40, preplaced=\.\.\.: roughly [0-9,]+ "
-                      r"CPU-hours"):
+    with pytest.warns(nq.LongCountWarning, match=r"n=40, preplaced=\.\.\.: roughly "
+                      r"[0-9.]+e\+[0-9]+ CPU-hours"):  # (powers of ten past 10^15)
         warn_if_long(_split.plan_count(40, constraints=cons, prefix_depth=2, n_threads=2), 2,
                      True)
 
