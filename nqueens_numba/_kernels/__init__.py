@@ -388,7 +388,7 @@ def _tolerant_cache_class(caching):
     class TolerantCache(caching.FunctionCache):
         def load_overload(self, sig, target_context):
             try:
-                return super().load_overload(sig, target_context)
+                return self._load_whole(sig, target_context)
             except Exception as exc:  # noqa: BLE001 - damaged: compiled as if not cached
                 _warn_cache_once("read", self._cache_path, exc)
                 try:  # a damaged index: removed, or no save could read it to add to it
@@ -397,6 +397,18 @@ def _tolerant_cache_class(caching):
                     with suppress(OSError):
                         os.unlink(self._cache_file._index_path)
                 return None
+
+        def _load_whole(self, sig, target_context):
+            """numba's ``load_overload`` without its refresh of the typing and lowering
+            registries, which imports a hundred modules of numba (0.15-0.2 s of every warm
+            process's first kernel call, measured by ``benchmarks/bench_startup.py``) that a
+            kernel loaded whole from the cache does not use: what it does use is numba's
+            runtime (the reference counts of its array arguments), started here. A compile
+            refreshes the registries itself (numba's compiler does, each time)."""
+            nrt = numba_module("numba.core.runtime.nrt")  # (imported with numba: no lock)
+            nrt.rtsys.initialize(target_context)
+            with self._guard_against_spurious_io_errors():  # (Windows: EACCES -> None)
+                return self._load_overload(sig, target_context)
 
         def save_overload(self, sig, data):
             try:
