@@ -13,8 +13,9 @@ every run would compile the package's sources again, about 0.1 s, which no user 
 
 Measured:
 
-* a cached numba kernel: ``import numba`` and the first call of a one-line kernel, the floor
-  of every warm command that calls one;
+* a cached numba kernel: ``import numba`` and the first call of a one-line kernel, loaded by
+  numba itself (which refreshes its typing and lowering registries first: the package's
+  kernels skip that, see ``_kernels._tolerant_cache_class``);
 * ``nqueens count 12``, ``13``, ``14``, ``15`` and ``16``, ``nqueens count 13 --fundamental``;
 * ``solve(13)`` and ``estimate_count(20, samples=10**5)``;
 * a first script that calls each main feature once (counts of n = 12 and 6, ``solve(8)``, a
@@ -50,9 +51,9 @@ nq.trace(6)
 nq.boards(4)
 """
 
-#: The floor of every warm command that calls a kernel: importing numba and the first call
-#: of a cached one-line kernel (for which numba starts its typing and lowering registries and
-#: its runtime, whatever the kernel).
+#: numba's own cost of a first call from its cache: importing numba and the first call of a
+#: cached one-line kernel (for which numba refreshes its typing and lowering registries and
+#: starts its runtime, whatever the kernel; the package's kernels skip the refresh).
 FLOOR = """import numba
 import numpy as np
 
