@@ -12,7 +12,8 @@ def run():
     still loading waits for the loading to end (a fraction of a second: an import cut short
     can leave a module half made) and exits with status 130 without a traceback. Once the
     answer is written, Ctrl-C changes nothing: the status is 0. A compile that an
-    interruption left running in its thread is abandoned (the process ends at once).
+    interruption left running in its thread is abandoned (the process ends at once, unless
+    the process is another program's that runs the command: see :func:`command`).
 
     The package's modules load with Python's collector of reference cycles paused, and what
     they made is exempt from it afterwards (``gc.freeze``): no full collection walks
@@ -43,7 +44,7 @@ def run():
     if previous is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the process ends: the answer is out
     kernels = sys.modules.get("nqueens_numba._kernels")
-    if kernels is not None and kernels.compiling():
+    if kernels is not None and kernels.compiling() and _is_the_program():
         # An interrupted run leaves its compile running in a thread of its own: end now,
         # rather than wait for it or take numba and LLVM down under it.
         for stream in (sys.stdout, sys.stderr):
@@ -61,11 +62,14 @@ def command():
     without the interpreter's teardown of numba and LLVM (0.05 s of every command, a sixth
     of ``import numba``: ``benchmarks/bench_startup.py``). Returns :func:`run`'s status, for
     the usual ending, only when a thread that is not a daemon still runs or the output
-    cannot be flushed (a closed pipe: Python then says so). Usage errors and ``--help``
-    (argparse's ``SystemExit``, before any kernel loads) end the usual way too."""
+    cannot be flushed (a closed pipe: Python then says so), or when the command runs inside
+    another program, which goes on after it (``runpy.run_module``, IPython's ``%run -m``, a
+    profiler, a debugger: :func:`_is_the_program`). Usage errors and ``--help`` (argparse's
+    ``SystemExit``, before any kernel loads) end the usual way too."""
     status = run()
-    if any(thread.is_alive() and not thread.daemon for thread in threading.enumerate()
-           if thread is not threading.main_thread()):
+    if not _is_the_program() or any(
+            thread.is_alive() and not thread.daemon for thread in threading.enumerate()
+            if thread is not threading.main_thread()):
         return status
     try:
         for stream in (sys.stdout, sys.stderr):
@@ -80,6 +84,31 @@ def command():
         except (AttributeError, OSError, ValueError):
             pass
     os._exit(status)
+
+
+def _is_the_program():
+    """Whether the process is the command's own: the code at the top of the stack (the
+    nearest module-level frame) is the console script's or a script's, with nothing above
+    it, or this module's run by ``python -m``, with only the frames of runpy's start of a
+    ``-m`` module above it. Not when ``runpy.run_module``, ``exec``, IPython, ``cProfile``
+    or ``pdb`` ran it: their process goes on after the command."""
+    try:
+        frame = sys._getframe(1)
+    except (AttributeError, ValueError):  # (a Python without frames)
+        return False
+    while frame is not None and frame.f_code.co_name != "<module>":
+        frame = frame.f_back
+    if frame is None:
+        return False
+    runpy = sys.modules.get("runpy")
+    starts = ({runpy._run_module_as_main.__code__, runpy._run_code.__code__}
+              if hasattr(runpy, "_run_module_as_main") else set())
+    frame = frame.f_back
+    while frame is not None:
+        if frame.f_code not in starts:
+            return False
+        frame = frame.f_back
+    return True
 
 
 if __name__ == "__main__":

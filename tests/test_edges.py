@@ -636,3 +636,44 @@ def test_the_collector_runs_during_the_command():
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120)
     assert run.stdout == "4\n0 [True] True\n", run.stderr
+
+
+def test_a_program_that_runs_the_command_goes_on_after_it():
+    """Run inside another program (``runpy.run_module``, a profiler), the command ends the
+    usual way, by ``SystemExit``, and that program goes on (ending the process at once ended
+    the host: a notebook's ``%run -m``, ``python -m cProfile``, ``pdb``)."""
+    code = ("import runpy, sys\n"
+            "sys.argv = ['nqueens', 'count', '8']\n"
+            "try:\n"
+            "    runpy.run_module('nqueens_numba', run_name='__main__', alter_sys=True)\n"
+            "except SystemExit as exc:\n"
+            "    print('exit', exc.code)\n"
+            "print('host goes on')\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert (run.returncode, run.stdout) == (0, "92\nexit 0\nhost goes on\n"), run.stderr
+    run = subprocess.run([sys.executable, "-m", "cProfile", "-m", "nqueens_numba", "count",
+                          "8"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.startswith("92\n"), run.stderr
+    assert "function calls" in run.stdout  # (the profile, printed after the command)
+
+
+def test_a_jitclass_compiles_while_the_package_listens_for_its_first_compile(monkeypatch):
+    """The package's listener of numba's compiles (its first-compile notice) lets a user's
+    jitclass compile: its constructor's ``__module__`` is ``None`` (an AttributeError ended
+    the user's compile when nothing of the package had compiled in the process yet)."""
+    from numba import int64
+    from numba.experimental import jitclass
+
+    from nqueens_numba import _kernels
+
+    _kernels.entry("count_rows")  # (the listener is installed with the first kernel)
+    monkeypatch.setitem(_kernels._first_compile, "said", False)
+
+    @jitclass([("v", int64)])
+    class Box:
+        def __init__(self, v):
+            self.v = v
+
+    assert Box(3).v == 3
+    assert not _kernels._first_compile["said"]  # (not taken for one of the package's)

@@ -266,7 +266,8 @@ def cache_of(ev):
 def is_ours(ev):
     """Whether compile event ``ev`` is of a kernel of this package."""
     func = getattr(ev.data.get("dispatcher"), "py_func", None)
-    return getattr(func, "__module__", "").startswith(__name__.rsplit(".", 1)[0] + ".")
+    module = getattr(func, "__module__", None) or ""  # (None: a jitclass's constructor)
+    return module.startswith(__name__.rsplit(".", 1)[0] + ".")
 
 
 def said_compiling():
