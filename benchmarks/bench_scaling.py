@@ -260,7 +260,7 @@ def emulate(n, method, thread_counts, repeat, times_file=None):
             fake = _SleepingJob(times, budget)
             states = np.arange(len(times), dtype=np.int64).reshape(-1, 1)
             standin = type("Split", (), dict(states=states, width=1, n=n, job=fake,
-                                             board=split.board))()
+                                             board=split.board, constraints=None))()
             tracker = _runner.Tracker(standin)
             signal = getattr(_threads._Work, "_signal", lambda work: None)
 
