@@ -405,9 +405,14 @@ def _tolerant_cache_class(caching):
             process's first kernel call, measured by ``benchmarks/bench_startup.py``) that a
             kernel loaded whole from the cache does not use: what it does use is numba's
             runtime (the reference counts of its array arguments), started here. A compile
-            refreshes the registries itself (numba's compiler does, each time)."""
-            nrt = numba_module("numba.core.runtime.nrt")  # (imported with numba: no lock)
-            nrt.rtsys.initialize(target_context)
+            refreshes the registries itself (numba's compiler does, each time). A numba
+            without the parts this uses loads its own way."""
+            nrt = sys.modules.get("numba.core.runtime.nrt")  # (imported with numba)
+            start = getattr(getattr(nrt, "rtsys", None), "initialize", None)
+            if not (start and hasattr(self, "_load_overload")
+                    and hasattr(self, "_guard_against_spurious_io_errors")):
+                return super().load_overload(sig, target_context)
+            start(target_context)
             with self._guard_against_spurious_io_errors():  # (Windows: EACCES -> None)
                 return self._load_overload(sig, target_context)
 
