@@ -96,13 +96,22 @@ def warmup(*, progress=False):
     progress = _validate.flag(progress, "progress")
     steps = _steps()
     bar = _progress.progress_bar(len(steps), 0, "warm-up", unit="feature", disable=not progress)
+    done = 0
     try:
         # With the bar, the bar alone shows what compiles: no line per feature above it.
         with _progress.compiling_quietly() if progress else contextlib.nullcontext():
             for what, call in steps:
                 bar.set_postfix_str(what, refresh=True)
                 call()
+                done += 1
                 bar.update(1)
+    except KeyboardInterrupt:  # (the feature's own message speaks of a call not made)
+        at = f", at {steps[done][0]}" if done < len(steps) else ""
+        raise KeyboardInterrupt(
+            f"warm-up interrupted after {done} of {len(steps)} features{at}: the kernels "
+            f"compiled so far are cached, and a compile in progress goes on in the "
+            f"background of this process; warmup() again compiles the rest"
+        ) from None
     finally:
         bar.close()
     return [what for what, _ in steps]

@@ -247,3 +247,27 @@ def test_a_cached_kernel_loads_without_numbas_registries_and_later_compiles_work
         assert run.returncode == 0, run.stderr[-3000:]
         said.append(run.stdout)
     assert said == ["73712 True 31\n", "73712 False 31\n"]
+
+
+def test_an_interrupted_warmup_says_how_far_it_got(monkeypatch, capsys):
+    """Ctrl-C during the warm-up names the warm-up, not the feature's own call (it said
+    "count of n=14 interrupted: nothing is returned", a call the user never made)."""
+    from nqueens_numba import precompile
+
+    def interrupted():
+        raise KeyboardInterrupt("count of n=14 interrupted: nothing is returned")
+
+    monkeypatch.setattr(precompile, "_steps", lambda: [
+        ("first feature", lambda: None), ("second feature", interrupted),
+        ("third feature", lambda: None)])
+    with pytest.raises(KeyboardInterrupt) as info:
+        nq.warmup()
+    assert str(info.value) == (
+        "warm-up interrupted after 1 of 3 features, at second feature: the kernels compiled "
+        "so far are cached, and a compile in progress goes on in the background of this "
+        "process; warmup() again compiles the rest")
+    assert main(["warmup"]) == 130
+    assert capsys.readouterr().err == (
+        "nqueens: warm-up interrupted after 1 of 3 features, at second feature: the kernels "
+        "compiled so far are cached, and a compile in progress is lost; nqueens warmup again "
+        "compiles the rest\n")
