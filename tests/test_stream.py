@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 import tracemalloc
 
@@ -708,3 +709,64 @@ def test_checkpoint_that_is_a_pipe_is_refused(tmp_path):
     os.mkfifo(pipe)
     with pytest.raises(nq.CheckpointError, match="not a regular file"):
         nq.count_solutions(12, checkpoint=pipe)
+
+
+@pytest.mark.parametrize("fmt", ["text", "csv"])
+@pytest.mark.parametrize("pipe_buf", [4096, 512])
+def test_text_to_a_pipe_goes_in_whole_solutions(monkeypatch, fmt, pipe_buf):
+    """To a pipe, the text formats go in writes of whole solutions of at most PIPE_BUF bytes
+    (which a pipe takes whole or not at all), so that a Ctrl-C leaves no solution cut in
+    half on it; a solution larger than that goes alone (n = 30 at 512 bytes: 931)."""
+    monkeypatch.setattr(export, "_PIPE_BUF", pipe_buf)
+    sols = [nq.solve(10), nq.find_solution(30, seed=1)[None].repeat(200, axis=0)]
+    real_write, writes = os.write, []
+
+    def write(fd, data):
+        writes.append(bytes(data))
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", write)
+    for chunk in sols:
+        n = chunk.shape[1]
+        expected = nq.format_text(chunk) if fmt == "text" else export._csv_lines(chunk)
+        read, wrote = os.pipe()
+        received = []
+        reader = threading.Thread(target=lambda: received.append(
+            b"".join(iter(lambda: os.read(read, 1 << 16), b""))))
+        reader.start()
+        with os.fdopen(wrote, "w") as file:
+            writes.clear()
+            export.write_solutions(file, [chunk], n, fmt)
+        reader.join()
+        os.close(read)
+        assert received == [expected.encode()]
+        assert b"".join(writes) == expected.encode()
+        size = n * (n + 1) + 1
+        for piece in writes:
+            whole = (len(piece) % size == 0 if fmt == "text" else piece.endswith(b"\n"))
+            assert whole and (len(piece) <= pipe_buf or len(piece) == size
+                              or piece.count(b"\n") == 1), (n, len(piece))
+        assert len(writes) > 1
+
+
+@pytest.mark.parametrize("fmt, end", [("text", ", the last one whole"),
+                                      ("json", ": the JSON printed is cut short (no closing "
+                                               "bracket)")])
+def test_an_interrupted_solve_to_stdout_says_what_was_printed(monkeypatch, capsys, fmt, end):
+    """Ctrl-C while ``nqueens solve`` prints says how many solutions were printed, in the
+    command's words (it said "iter_solutions(12) interrupted ...", a call the user did not
+    make, or only "interrupted")."""
+    from nqueens_numba import streaming
+
+    def stream(n, **kwargs):
+        sols = nq.solve(n)
+        yield sols[:3]
+        yield sols[3:5]
+        raise KeyboardInterrupt(f"iter_solutions({n}) interrupted after 5 solutions")
+
+    monkeypatch.setattr(streaming, "iter_solutions", stream)
+    assert main(["solve", "12", "--torus", "--format", fmt]) == 130
+    out, err = capsys.readouterr()
+    said = "nqueens: solve of n=12 with --torus interrupted after 5 solutions printed"
+    assert err == f"{said}{end}\n"
+    assert out.count("Q" if fmt == "text" else '["') == 5 * (12 if fmt == "text" else 1)

@@ -23,23 +23,56 @@ def solve_command(args, out):
             args.output, args.n, format=args.format, chunk_size=_PRINT_CHUNK,
             n_threads=args.threads, preplaced=args.preplace, blocked=blocked,
             progress=args.progress, piece=args.piece, torus=args.torus)
-    else:
+    elif args.output is not None:
         chunks, total = _solution_chunks(args, blocked)  # npy comes here only with --limit
-        written = export.write_solutions(out if args.output is None else args.output, chunks,
-                                         args.n, args.format, total)
+        written = export.write_solutions(args.output, chunks, args.n, args.format, total)
+    else:
+        chunks, total = _solution_chunks(args, blocked)
+        printed = {"whole": 0, "writing": 0}
+        try:
+            written = export.write_solutions(out, _printed(chunks, printed), args.n,
+                                             args.format, total)
+        except KeyboardInterrupt:
+            raise KeyboardInterrupt(_interrupted(args, printed)) from None
     _say_what_was_found(args, written)
+
+
+def _printed(chunks, printed):
+    """``chunks``, counting in ``printed`` the solutions of the chunks written whole
+    (``"whole"``) and of the one being written (``"writing"``)."""
+    for chunk in chunks:
+        printed["writing"] = len(chunk)
+        yield chunk
+        printed["whole"] += len(chunk)
+        printed["writing"] = 0
+
+
+def _interrupted(args, printed):
+    """The message of a ``solve`` to standard output stopped by a signal, in place of the
+    stream's (which named ``iter_solutions``, a call the user did not make)."""
+    whole, writing = printed["whole"], printed["writing"]
+    count = f"{whole:,}" if not writing else f"{whole:,} to {whole + writing:,}"
+    message = (f"solve of n={args.n}{_conditions(args)} interrupted after {count} "
+               f"solutions printed")
+    if args.format == "json":
+        return cli_names(message + ": the JSON printed is cut short (no closing bracket)")
+    return cli_names(message + ", the last one whole")
+
+
+def _conditions(args):
+    """`` with torus=True and these constraints`` (as the case may be) for a message."""
+    conditions = [board_of(args.piece, args.torus).keywords[2:]]  # ("torus=True")
+    if args.preplace is not None or args.blocked is not None:
+        conditions.append("these constraints")
+    conditions = [c for c in conditions if c]
+    return f" with {' and '.join(conditions)}" if conditions else ""
 
 
 def _say_what_was_found(args, written):
     """On stderr, the answers that print as nothing or as a blank board: no solution
     (``nqueens solve 3``), and the one empty board of n = 0."""
     if written == 0 and args.limit != 0:
-        conditions = [board_of(args.piece, args.torus).keywords[2:]]  # ("torus=True")
-        if args.preplace is not None or args.blocked is not None:
-            conditions.append("these constraints")
-        conditions = [c for c in conditions if c]
-        said = f" with {' and '.join(conditions)}" if conditions else ""
-        say(cli_names(f"no solutions for n={args.n}{said}"))
+        say(cli_names(f"no solutions for n={args.n}{_conditions(args)}"))
     elif args.n == 0 and written == 1:
         say("n=0: the empty board (no rows) is the one solution")
 
