@@ -332,3 +332,13 @@ def test_every_keyword_the_cli_rewrites_is_in_a_message_of_the_package():
         return any(key in text for text in texts)
 
     assert not [key for key in messages._OPTIONS if not said(key)]
+
+
+def test_a_missing_dask_is_not_a_usage_error(monkeypatch, capsys):
+    """``--scheduler`` without Dask installed: status 1 and what to install, as a GPU count
+    without numba-cuda (it was a usage error, status 2, with the usage block's hint)."""
+    monkeypatch.setitem(sys.modules, "distributed", None)  # (importing it fails)
+    assert main(["count", "12", "--scheduler", "local"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("nqueens: --scheduler needs Dask: pip install 'nqueens_numba[dask]'")
+    assert "--help" not in err

@@ -39,16 +39,13 @@ def _count_on_dask(args):
     if args.threads is not None:
         raise ValueError("--threads does not apply with --scheduler (give the workers their "
                          "threads with dask worker --nthreads)")
-    try:
+    try:  # (Dask missing is not a usage error: status 1, as a GPU count without numba-cuda)
         from .. import distributed
-    except ImportError as exc:  # pragma: no cover - the import is lazy inside
-        raise ValueError(f"--scheduler needs Dask: {exc}") from None
-    try:
         timeout = {} if args.scheduler_timeout is None else {"timeout": args.scheduler_timeout}
         client = distributed.connect(args.scheduler, **timeout)
     except ImportError as exc:
-        raise ValueError(f"--scheduler needs Dask: pip install 'nqueens_numba[dask]' "
-                         f"({exc})") from None
+        raise RuntimeError(f"--scheduler needs Dask: pip install 'nqueens_numba[dask]' "
+                           f"({exc})") from None
     try:
         return distributed.count_solutions(
             client, args.n, fundamental=args.fundamental, method=args.method,
