@@ -271,3 +271,23 @@ def test_an_interrupted_warmup_says_how_far_it_got(monkeypatch, capsys):
         "nqueens: warm-up interrupted after 1 of 3 features, at second feature: the kernels "
         "compiled so far are cached, and a compile in progress is lost; nqueens warmup again "
         "compiles the rest\n")
+
+
+def test_each_boards_kernel_has_a_name_of_its_own():
+    """The kernels that one function makes per board have qualified names of their own.
+    numba names a compiled function by its qualified name and a counter of the process that
+    compiles it: two boards' kernels compiled first in two processes shared a symbol, and a
+    process that loaded both from the cache ran one board's code with the other's
+    environment (``nq.warmup()`` failed with "returned a result with an exception set")."""
+    from nqueens_numba import _kernels
+
+    names = {}
+    for name in set(_kernels._ENTRIES.values()):
+        if _kernels._FAMILY[name] == "gpu":  # (numba-cuda's kernels: not cached so)
+            continue
+        func = getattr(getattr(_kernels, name), "py_func", None)
+        if func is not None:  # (the NumPy prefixes have none)
+            names.setdefault(f"{func.__module__}.{func.__qualname__}", set()).add(name)
+    assert len(names) >= 25
+    assert {name: kernels for name, kernels in names.items() if len(kernels) > 1} == {}
+    assert "nqueens_numba._kernels.count._count_batch_for.<locals>.batch_1_0" in names

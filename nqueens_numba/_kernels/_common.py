@@ -24,7 +24,7 @@ from numba import njit
 from ._sizes import KNIGHT, STEPS, TAIL_ROWS, TAIL_SOLUTIONS, TORUS
 
 __all__ = ["JIT", "JIT_INLINE", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "KNIGHT", "STEPS",
-           "trailing_zeros"]
+           "njit_for", "trailing_zeros"]
 
 if numba.config.DISABLE_JIT:  # numba's debugging mode: the kernels run as Python
 
@@ -44,6 +44,24 @@ JIT = dict(cache=True, nogil=True)
 #: The same for the small helpers inlined into their callers in numba's IR: the unrolled tails
 #: and the local-search moves, whose call overhead would show in the innermost loops.
 JIT_INLINE = dict(JIT, inline="always")
+
+
+def njit_for(*constants):
+    """``njit(**JIT)`` for a kernel that a function makes per board (``_count_batch_for``),
+    with the kernel's ``constants`` (its board's flag, whether it is constrained) appended to
+    its qualified name (``_count_batch_for.<locals>.batch_1_0``).
+
+    numba names a compiled function by its qualified name and a counter of the process that
+    compiles it, and caches each board's kernel apart (by the closure's constants): two
+    boards' kernels compiled first in two processes had the same symbol, and a process that
+    loaded both from the cache ran one board's machine code with the other's environment
+    ("returned a result with an exception set": ``'descr' is NULL``) or, where the two take
+    the same arguments, could run the wrong board's search.
+    """
+    def decorate(func):
+        func.__qualname__ += "_" + "_".join(str(int(c)) for c in constants)
+        return njit(**JIT)(func)
+    return decorate
 
 #: Rows just above the tail whose returns a count's work budget leaves uncounted: a *step*
 #: of the resumable counts is a return to a row above them (``count._count_cursor``).

@@ -35,6 +35,7 @@ from ._common import (
     _steps_band,
     _steps_near,
     _steps_weight,
+    njit_for,
     trailing_zeros,
 )
 
@@ -288,7 +289,7 @@ def _count_batch_for(constrained, variant):
     compiles the machine code of a kernel's callees again into each caller.)
     """
 
-    @njit(**JIT)
+    @njit_for(constrained, variant)
     def batch(n, states, depth, allow, stack, level, partial, budget, signal):
         """Count the subproblems of a batch in order, for about ``budget`` steps in all.
 

@@ -27,6 +27,7 @@ from ._common import (
     _registers,
     _steps_band,
     _steps_near,
+    njit_for,
     trailing_zeros,
 )
 
@@ -245,7 +246,7 @@ def _fill_rows_for(variant):
     (0, ``TORUS`` or ``KNIGHT``), a constant of the kernel: each board's kernel compiles
     alone (see ``count._count_batch_for``)."""
 
-    @njit(**JIT)
+    @njit_for(variant)
     def fill(n, base, stack, queens, level, out, budget, allow):
         """``_fill_solutions`` without the unrolled tail, for subproblems of few rows, for
         constrained boards and for the variants: the queen of row ``r`` may stand only on

@@ -15,7 +15,7 @@ from numba import njit
 
 from ._common import (JIT, JIT_INLINE, KNIGHT, TAIL_ROWS, TORUS, _down, _full_mask, _knight,
                       _count_tail, _lowest, _pop, _prefix_knight, _push,
-                      _registers)
+                      _registers, njit_for)
 
 
 @njit(**JIT_INLINE)
@@ -110,7 +110,7 @@ def _profile_run_for(variant):
     ``KNIGHT``), a constant of the kernel: each board's kernel compiles alone (see
     ``count._count_batch_for``)."""
 
-    @njit(**JIT)
+    @njit_for(variant)
     def run(n, states, depth, limit, weights, stack, level, below, out, budget):
         """Profile the subproblems ``states`` (``depth`` rows placed) in order, for about
         ``budget`` steps in all: add ``weights[i]`` times the nodes of each depth ``depth + 1 ..
@@ -198,7 +198,7 @@ def _probe_states_for(variant):
     or ``KNIGHT``), a constant of the kernel: each board's kernel compiles alone (see
     ``count._count_batch_for``)."""
 
-    @njit(**JIT)
+    @njit_for(variant)
     def probe(n, states, depth, tail, first, n_probes, base, extra, rng, sums, squares):
         """Random probes ``first .. first + n_probes - 1`` of an estimate, below the subproblems
         ``states`` (``depth`` rows placed).

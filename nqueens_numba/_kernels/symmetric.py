@@ -8,7 +8,7 @@ from numba import njit
 from .enumerate import _prefixes_of
 from ._common import (_SIGNAL_STEPS, _STEP_ROWS, JIT, KNIGHT, TAIL_ROWS, _count_allowed_tail,
                       _down, _full_mask, _knight, _lowest, _pop, _prefix_knight, _push,
-                      _registers, _save_cursor, _save_stack, trailing_zeros)
+                      _registers, _save_cursor, _save_stack, njit_for, trailing_zeros)
 
 # The symmetric search visits the placements of a set ``X`` that meets every D4 orbit of
 # solutions. The distance of an edge queen from the nearest corner along its edge is
@@ -301,7 +301,7 @@ def _symmetric_run_for(variant):
     against 5.4 s: ``benchmarks/bench_startup.py --kernels``.)
     """
 
-    @njit(**JIT)
+    @njit_for(variant)
     def run(n, states, depth, stack, level, partial, work, budget, signal):
         """The symmetric search of a batch of states in order, for about ``budget`` steps in
         all.

@@ -1,8 +1,7 @@
 """Kernel of the search trace: the plain depth-first search, event by event."""
 import numpy as np
-from numba import njit
 
-from ._common import JIT, KNIGHT, TORUS, _down, _full_mask, _knight, trailing_zeros
+from ._common import KNIGHT, TORUS, _down, _full_mask, _knight, njit_for, trailing_zeros
 
 
 TRACE_PLACE = 0
@@ -15,7 +14,7 @@ def _trace_search_for(variant):
     ``KNIGHT``), a constant of the kernel: each board's kernel compiles alone (see
     ``count._count_batch_for``)."""
 
-    @njit(**JIT)
+    @njit_for(variant)
     def trace(n, allow, events, stack):
         """Record the plain depth-first search as events: ``(kind, row, column)`` rows.
 
