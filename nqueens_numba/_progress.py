@@ -131,8 +131,9 @@ def cache_directory():
     """Where numba caches the kernels: the folder of the plainest count's kernel, as the
     compile notices name it (:func:`nqueens_numba._kernels.cache_of`; it loads numba)."""
     kernel = _kernels.entry("count_rows")
-    return getattr(getattr(kernel, "_cache", None), "_cache_path",
+    path = getattr(getattr(kernel, "_cache", None), "_cache_path",
                    None) or _kernels.cache_directory()
+    return path + _kernels.not_the_cache_asked(path)
 
 
 @contextmanager

@@ -273,6 +273,29 @@ def test_an_interrupted_warmup_says_how_far_it_got(monkeypatch, capsys):
         "compiles the rest\n")
 
 
+def test_a_numba_cache_dir_that_cannot_be_used_is_named(monkeypatch, tmp_path):
+    """numba caches elsewhere, without a word, when ``NUMBA_CACHE_DIR`` cannot be made or
+    written (under a regular file here): the notices naming the cache folder say so."""
+    import numba.core.config
+
+    from nqueens_numba import _kernels
+
+    (tmp_path / "file").write_text("")
+    asked = str(tmp_path / "file" / "cache")
+    monkeypatch.setattr(numba.core.config, "CACHE_DIR", asked)
+    assert _kernels.not_the_cache_asked(os.path.join(asked, "_kernels_x")) == ""
+    elsewhere = str(tmp_path / "__pycache__")
+    assert _kernels.not_the_cache_asked(elsewhere) == (
+        f" (NUMBA_CACHE_DIR={asked} could not be used)")
+    monkeypatch.setattr(numba.core.config, "CACHE_DIR", "")
+    assert _kernels.not_the_cache_asked(elsewhere) == ""
+    run = subprocess.run([sys.executable, "-m", "nqueens_numba", "warmup"],
+                         env={**os.environ, "NUMBA_CACHE_DIR": asked}, capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.endswith(f" (NUMBA_CACHE_DIR={asked} could not be used)\n")
+
+
 def test_each_boards_kernel_has_a_name_of_its_own():
     """The kernels that one function makes per board have qualified names of their own.
     numba names a compiled function by its qualified name and a counter of the process that

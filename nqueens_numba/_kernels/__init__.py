@@ -127,7 +127,8 @@ _ENTRIES = {
 __all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "apart",
            "cache_directory", "cache_of", "compiling", "entry", "has", "images",
            "interrupts_deferred", "is_loaded", "is_ours", "is_ready", "loaded_counts",
-           "mark_loaded", "notice", "numba_module", "said_compiling", "say"]
+           "mark_loaded", "not_the_cache_asked", "notice", "numba_module", "said_compiling",
+           "say"]
 
 #: The count kernels compiled or loaded in this process, as ``(method, board flag,
 #: constrained)`` (method ``"small"``: the plainest count, ``count_rows``): added by the runs
@@ -258,9 +259,20 @@ def cache_directory():
 
 def cache_of(ev):
     """The folder numba caches the kernel of compile event ``ev`` in: the one its locator
-    chose, else :func:`cache_directory`."""
+    chose, else :func:`cache_directory`; with what :func:`not_the_cache_asked` says."""
     cache = getattr(ev.data.get("dispatcher"), "_cache", None)
-    return getattr(cache, "_cache_path", None) or cache_directory()
+    path = getattr(cache, "_cache_path", None) or cache_directory()
+    return path + not_the_cache_asked(path)
+
+
+def not_the_cache_asked(path):
+    """``" (NUMBA_CACHE_DIR=... could not be used)"`` when that variable is set and numba
+    caches in ``path``, outside it (numba falls back to another folder without a word when
+    the one asked for cannot be made or written), else ``""``."""
+    asked = numba_module("numba.core.config").CACHE_DIR
+    if not asked or os.path.abspath(path).startswith(os.path.abspath(asked) + os.sep):
+        return ""
+    return f" (NUMBA_CACHE_DIR={asked} could not be used)"
 
 
 def is_ours(ev):
