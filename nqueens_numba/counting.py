@@ -340,7 +340,7 @@ def _small_count(plan, n_threads, progress=False):
     def count(column):
         rows = allow.copy()
         rows[0] = allow[0] & (1 << column)
-        return int(count_rows(n, 0, 0, 0, 0, rows))
+        return int(count_rows(n, 0, 0, 0, 0, rows, np.empty((n, 4), dtype=np.int64)))
 
     counts = _pool.run_threads(n_threads, count, [(column,) for column in columns])
     _kernels.mark_loaded("small", plan.board.flag, constraints is not None)

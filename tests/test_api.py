@@ -380,7 +380,8 @@ def test_small_counts_run_the_root_kernel(monkeypatch, n):
 
     monkeypatch.setattr(_kernels, "loaded_counts", set())
 
-    assert _kernels._count_rows(n, 0, 0, 0, 0, _split.no_constraints(n)) == A000170[n]
+    stack = np.empty((n, 4), dtype=np.int64)
+    assert _kernels._count_rows(n, 0, 0, 0, 0, _split.no_constraints(n), stack) == A000170[n]
     assert _split.is_small(n)
     for kernel in ("_count_symmetric_run", "_count_batch", "_enumerate_prefixes",
                    "_list_symmetric_prefixes"):
@@ -415,7 +416,8 @@ def test_root_kernel_agrees_with_the_general_one(n, data):
         cols, diag, anti = cols | bit, (diag | bit) << 1, (anti | bit) >> 1
     expected = sum(1 for q in solutions_by_backtracking(n, tuple(prefix))
                    if not any(blocked[r][q[r]] for r in range(n)))
-    lean = _kernels._count_rows(n, len(prefix), cols, diag, anti, allow)
+    lean = _kernels._count_rows(n, len(prefix), cols, diag, anti, allow,
+                                np.empty((n, 4), dtype=np.int64))
     general = _kernels.count._count_rows_of(n, len(prefix), cols, diag, anti, allow, 0, 0, 0,
                                             np.empty(0, dtype=np.int64), 0)
     assert lean == general == expected

@@ -78,7 +78,8 @@ _FAMILY = {
 #:                   once another thread sets ``signal`` (toroidal queens by least steps)
 #: ``symmetric``     ``(n, states, depth, stack, level, partial, work, budget, signal)``:
 #:                   the same by the D4-symmetric search
-#: ``count_rows``    ``(n, row, cols, diag, anti, allow)``: the plainest count, no budget
+#: ``count_rows``    ``(n, row, cols, diag, anti, allow, stack)``: the plainest count, no
+#:                   budget
 #: ``prefixes``      ``(n, depth, first_limit, allow, max_states)``: a split's prefixes
 #:                   (``count_prefixes``: those of the count, by least steps on the torus)
 #: ``symmetric_prefixes``  ``(n, low, high, target, max_states)``: the symmetric split's,
