@@ -90,8 +90,12 @@ def _is_the_program():
     """Whether the process is the command's own: the code at the top of the stack (the
     nearest module-level frame) is the console script's or a script's, with nothing above
     it, or this module's run by ``python -m``, with only the frames of runpy's start of a
-    ``-m`` module above it. Not when ``runpy.run_module``, ``exec``, IPython, ``cProfile``
-    or ``pdb`` ran it: their process goes on after the command."""
+    ``-m`` module above it. Not when ``runpy.run_module``, ``exec``, IPython, ``cProfile``,
+    ``pdb`` or ``python -i`` ran it: their process goes on after the command. (A script of
+    the user's whose top level calls :func:`command` is taken for the program, and ends
+    there: :func:`run` returns the status instead.)"""
+    if sys.flags.inspect:  # (python -i: the prompt comes after the command)
+        return False
     try:
         frame = sys._getframe(1)
     except (AttributeError, ValueError):  # (a Python without frames)

@@ -8,6 +8,7 @@ interrupted, so the target never holds a partial file.
 import io
 import os
 import stat
+import sys
 
 import numpy as np
 
@@ -50,7 +51,7 @@ def format_for(target):
     return SUFFIXES.get(suffix)
 
 
-def write_solutions(target, chunks, n, fmt, total=None):
+def write_solutions(target, chunks, n, fmt, total=None, *, whole=False):
     """Write chunks of solutions to ``target`` in format ``fmt``; return how many were written.
 
     Parameters
@@ -66,6 +67,10 @@ def write_solutions(target, chunks, n, fmt, total=None):
         list of boards; ``"csv"``: one solution per line, its columns separated by commas.
     total : int, optional
         Number of solutions, required by ``"npy"`` (its header gives the shape first).
+    whole : bool, optional
+        Write the text formats to the process's own standard output, when it is a pipe, in
+        writes of whole solutions that a pipe takes whole or not at all (:func:`ends_whole`),
+        so that an interruption leaves no solution cut in half there.
 
     Raises
     ------
@@ -86,9 +91,9 @@ def write_solutions(target, chunks, n, fmt, total=None):
             raise TypeError(f"format {fmt!r} is written to a file opened in "
                             f"{'binary' if FORMATS[fmt] else 'text'} mode; this one is in "
                             f"{'binary' if binary else 'text'} mode")
-        return _write(target, chunks, n, fmt, total)
+        return _write(target, chunks, n, fmt, total, _raw_pipe(target) if whole else None)
     with atomic_file(target, binary=FORMATS[fmt]) as file:
-        written = _write(file, chunks, n, fmt, total)
+        written = _write(file, chunks, n, fmt, total, None)
     return written
 
 
@@ -131,7 +136,9 @@ def _json_boards(chunk):
     return boards.tobytes()[:-2].decode("ascii")              # board's separator
 
 
-def _write(file, chunks, n, fmt, total):
+def _write(file, chunks, n, fmt, total, pipe):
+    """Write ``chunks`` to ``file``; the text formats in whole solutions straight to the file
+    descriptor ``pipe`` if given (:func:`_raw_pipe`)."""
     written = 0
     if fmt == "npy":
         np.lib.format.write_array_header_2_0(
@@ -151,11 +158,11 @@ def _write(file, chunks, n, fmt, total):
             for start in range(0, len(chunk), _TEXT_ROWS):
                 part = chunk[start:start + _TEXT_ROWS]
                 if fmt == "text":
-                    _write_records(file, format_text(part), _line_ends(part, fmt))
+                    _write_records(file, pipe, format_text(part), _line_ends(part, fmt))
                 elif fmt == "json":
                     file.write((", " if written or start else "") + _json_boards(part))
                 else:
-                    _write_records(file, _csv_lines(part), _line_ends(part, fmt))
+                    _write_records(file, pipe, _csv_lines(part), _line_ends(part, fmt))
         written += len(chunk)
     if fmt == "json":
         file.write("]\n")
@@ -179,18 +186,42 @@ def _line_ends(part, fmt):
     return np.cumsum(size)
 
 
-def _write_records(file, text, ends):
-    """Write ``text``, whose solutions end at offsets ``ends``, to ``file``. To a pipe, in
-    writes of whole solutions of at most ``_PIPE_BUF`` bytes, each of which a pipe takes
-    whole or not at all: a Ctrl-C while the reader is behind (``nqueens solve 16 | cat``)
-    leaves whole solutions on the pipe, where a large write cut by the signal ended the
-    output inside a board (one run in three). A board of n = 63 takes 4,033 bytes."""
+def _raw_pipe(file):
+    """The file descriptor of ``file`` if it is the process's own standard output, a pipe,
+    whose text goes out unchanged as ASCII bytes (an ASCII-compatible encoding, and
+    ``"\n"`` line ends as Python opens it on POSIX), else ``None``: only there may the
+    text formats bypass the text stream (a user's file object keeps its encoding, newlines
+    and wrappers)."""
+    sample = "\n.Q,0123456789"
     try:
+        if (file is not sys.__stdout__ or os.linesep != "\n"
+                or sample.encode(file.encoding) != sample.encode("ascii")):
+            return None
         fd = file.fileno()
-        to_pipe = stat.S_ISFIFO(os.fstat(fd).st_mode)
-    except (AttributeError, OSError, ValueError):  # (no descriptor: a StringIO, a notebook)
-        to_pipe = False
-    if not to_pipe:
+        return fd if stat.S_ISFIFO(os.fstat(fd).st_mode) else None
+    except (AttributeError, LookupError, OSError, ValueError, TypeError):
+        return None
+
+
+def ends_whole(file):
+    """Whether text written to ``file`` with ``whole=True`` ends on a whole solution when a
+    signal interrupts it: a regular file (its writes are not cut by signals) or a pipe that
+    :func:`_raw_pipe` takes; not a terminal or a file object of another kind."""
+    try:
+        mode = os.fstat(file.fileno()).st_mode
+    except (AttributeError, OSError, ValueError, TypeError):
+        return False
+    return stat.S_ISREG(mode) or _raw_pipe(file) is not None
+
+
+def _write_records(file, pipe, text, ends):
+    """Write ``text``, whose solutions end at offsets ``ends``, to ``file``; to the pipe
+    ``pipe`` (a file descriptor, :func:`_raw_pipe`) in writes of whole solutions of at most
+    ``_PIPE_BUF`` bytes, each of which a pipe takes whole or not at all: a Ctrl-C while the
+    reader is behind (``nqueens solve 16 | cat``) leaves whole solutions on the pipe, where
+    a large write cut by the signal ended the output inside a board (one run in three). A
+    board of n = 63 takes 4,033 bytes."""
+    if pipe is None:
         file.write(text)
         return
     file.flush()
@@ -202,4 +233,4 @@ def _write_records(file, text, ends):
             at = int(np.searchsorted(ends, start, side="right"))
         stop = int(ends[at]) if at < len(ends) else len(data)
         while start < stop:  # (a pipe takes up to _PIPE_BUF bytes whole, more maybe not)
-            start += os.write(fd, data[start:stop])
+            start += os.write(pipe, data[start:stop])

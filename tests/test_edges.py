@@ -639,8 +639,8 @@ def test_the_collector_runs_during_the_command():
 
 
 def test_a_program_that_runs_the_command_goes_on_after_it():
-    """Run inside another program (``runpy.run_module``, a profiler), the command ends the
-    usual way, by ``SystemExit``, and that program goes on (ending the process at once ended
+    """Run inside another program (``runpy.run_module``, a profiler, ``python -i``), the
+    command ends the usual way, by ``SystemExit``, and that program goes on (ending the process at once ended
     the host: a notebook's ``%run -m``, ``python -m cProfile``, ``pdb``)."""
     code = ("import runpy, sys\n"
             "sys.argv = ['nqueens', 'count', '8']\n"
@@ -656,6 +656,10 @@ def test_a_program_that_runs_the_command_goes_on_after_it():
                           "8"], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and run.stdout.startswith("92\n"), run.stderr
     assert "function calls" in run.stdout  # (the profile, printed after the command)
+    run = subprocess.run([sys.executable, "-i", "-m", "nqueens_numba", "count", "8"],
+                         input="print('prompt reached')\n", capture_output=True, text=True,
+                         timeout=120)
+    assert run.stdout.startswith("92\n") and "prompt reached" in run.stdout, run.stderr
 
 
 def test_a_jitclass_compiles_while_the_package_listens_for_its_first_compile(monkeypatch):

@@ -711,14 +711,30 @@ def test_checkpoint_that_is_a_pipe_is_refused(tmp_path):
         nq.count_solutions(12, checkpoint=pipe)
 
 
+def _through_a_pipe(write):
+    """What ``write(file)`` sends through a pipe, ``file`` a text stream on its writing end
+    (made by ``write`` from the descriptor it is given), read by a thread."""
+    read, wrote = os.pipe()
+    received = []
+    reader = threading.Thread(target=lambda: received.append(
+        b"".join(iter(lambda: os.read(read, 1 << 16), b""))))
+    reader.start()
+    try:
+        write(wrote)
+    finally:
+        reader.join()
+        os.close(read)
+    return received[0]
+
+
 @pytest.mark.parametrize("fmt", ["text", "csv"])
 @pytest.mark.parametrize("pipe_buf", [4096, 512])
 def test_text_to_a_pipe_goes_in_whole_solutions(monkeypatch, fmt, pipe_buf):
-    """To a pipe, the text formats go in writes of whole solutions of at most PIPE_BUF bytes
-    (which a pipe takes whole or not at all), so that a Ctrl-C leaves no solution cut in
-    half on it; a solution larger than that goes alone (n = 30 at 512 bytes: 931)."""
+    """To the process's standard output when it is a pipe, ``nqueens solve`` writes the
+    text formats in writes of whole solutions of at most PIPE_BUF bytes (which a pipe takes
+    whole or not at all), so that a Ctrl-C leaves no solution cut in half on it; a solution
+    larger than that goes alone (n = 30 at 512 bytes: 931)."""
     monkeypatch.setattr(export, "_PIPE_BUF", pipe_buf)
-    sols = [nq.solve(10), nq.find_solution(30, seed=1)[None].repeat(200, axis=0)]
     real_write, writes = os.write, []
 
     def write(fd, data):
@@ -726,30 +742,66 @@ def test_text_to_a_pipe_goes_in_whole_solutions(monkeypatch, fmt, pipe_buf):
         return real_write(fd, data)
 
     monkeypatch.setattr(os, "write", write)
-    for chunk in sols:
+    for chunk in [nq.solve(10), nq.find_solution(30, seed=1)[None].repeat(200, axis=0)]:
         n = chunk.shape[1]
-        expected = nq.format_text(chunk) if fmt == "text" else export._csv_lines(chunk)
-        read, wrote = os.pipe()
-        received = []
-        reader = threading.Thread(target=lambda: received.append(
-            b"".join(iter(lambda: os.read(read, 1 << 16), b""))))
-        reader.start()
-        with os.fdopen(wrote, "w") as file:
-            writes.clear()
-            export.write_solutions(file, [chunk], n, fmt)
-        reader.join()
-        os.close(read)
-        assert received == [expected.encode()]
-        assert b"".join(writes) == expected.encode()
+        expected = (nq.format_text(chunk) if fmt == "text" else export._csv_lines(chunk))
+
+        def to_stdout(fd):
+            with os.fdopen(fd, "w") as file:
+                monkeypatch.setattr(sys, "__stdout__", file)
+                writes.clear()
+                export.write_solutions(file, [chunk], n, fmt, whole=True)
+
+        assert _through_a_pipe(to_stdout) == expected.encode()
+        assert b"".join(writes) == expected.encode() and len(writes) > 1
         size = n * (n + 1) + 1
         for piece in writes:
             whole = (len(piece) % size == 0 if fmt == "text" else piece.endswith(b"\n"))
             assert whole and (len(piece) <= pipe_buf or len(piece) == size
                               or piece.count(b"\n") == 1), (n, len(piece))
-        assert len(writes) > 1
 
 
-@pytest.mark.parametrize("fmt, end", [("text", ", the last one whole"),
+@pytest.mark.parametrize("opened", [dict(encoding="utf-16"), dict(newline="\r\n"),
+                                    dict(encoding="ascii")])
+def test_a_pipe_keeps_the_text_streams_own_encoding_and_line_ends(monkeypatch, opened):
+    """Only the process's own standard output, in an ASCII-compatible encoding, is written
+    around its text stream: a user's stream on a pipe, or a standard output in UTF-16, keeps
+    its encoding and line ends (they were bypassed: raw ASCII reached the pipe)."""
+    chunk = nq.solve(6)
+    text = nq.format_text(chunk)
+
+    def by_the_stream(fd):
+        with open(fd, "w", **opened) as file:
+            file.write(text)
+
+    # (a standard output with newline translation is not one Python makes on POSIX)
+    for own in (False, True) if "newline" not in opened else (False,):
+        def write(fd):
+            with open(fd, "w", **opened) as file:
+                if own:
+                    monkeypatch.setattr(sys, "__stdout__", file)
+                export.write_solutions(file, [chunk], 6, "text", whole=True)
+
+        assert _through_a_pipe(write) == _through_a_pipe(by_the_stream), own
+
+
+def test_which_outputs_end_on_a_whole_solution(tmp_path, monkeypatch):
+    """An interrupted print ends on a whole solution to a regular file and to the process's
+    standard output on a pipe; not to another stream, which may cut a write."""
+    with open(tmp_path / "out.txt", "w") as file:
+        assert export.ends_whole(file)
+    assert not export.ends_whole(io.StringIO())
+
+    def check(fd):
+        with os.fdopen(fd, "w") as file:
+            assert not export.ends_whole(file)
+            monkeypatch.setattr(sys, "__stdout__", file)
+            assert export.ends_whole(file)
+
+    _through_a_pipe(check)
+
+
+@pytest.mark.parametrize("fmt, end", [("text", ""),
                                       ("json", ": the JSON printed is cut short (no closing "
                                                "bracket)")])
 def test_an_interrupted_solve_to_stdout_says_what_was_printed(monkeypatch, capsys, fmt, end):
@@ -770,3 +822,23 @@ def test_an_interrupted_solve_to_stdout_says_what_was_printed(monkeypatch, capsy
     said = "nqueens: solve of n=12 with --torus interrupted after 5 solutions printed"
     assert err == f"{said}{end}\n"
     assert out.count("Q" if fmt == "text" else '["') == 5 * (12 if fmt == "text" else 1)
+
+
+@pytest.mark.parametrize("output", [None, "out.txt"])
+def test_an_interrupted_solve_with_a_limit_says_nothing_was_printed(monkeypatch, capsys,
+                                                                   tmp_path, output):
+    """With ``--limit``, a Ctrl-C while the solutions are collected says so in the
+    command's words (it said "solve(16) interrupted: nothing is returned (iter_solutions
+    ...)", calls the user did not make)."""
+    from nqueens_numba import enumeration
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt("solve(16) interrupted: nothing is returned")
+
+    monkeypatch.setattr(enumeration, "solve", interrupted)
+    where = [] if output is None else ["--output", str(tmp_path / output)]
+    assert main(["solve", "16", "--limit", "5", *where]) == 130
+    done = "printed" if output is None else "written"
+    assert capsys.readouterr().err == (f"nqueens: solve of n=16 interrupted before any "
+                                       f"solution was {done}\n")
+    assert not list(tmp_path.iterdir())

@@ -23,17 +23,20 @@ def solve_command(args, out):
             args.output, args.n, format=args.format, chunk_size=_PRINT_CHUNK,
             n_threads=args.threads, preplaced=args.preplace, blocked=blocked,
             progress=args.progress, piece=args.piece, torus=args.torus)
-    elif args.output is not None:
-        chunks, total = _solution_chunks(args, blocked)  # npy comes here only with --limit
-        written = export.write_solutions(args.output, chunks, args.n, args.format, total)
     else:
-        chunks, total = _solution_chunks(args, blocked)
         printed = {"whole": 0, "writing": 0}
         try:
-            written = export.write_solutions(out, _printed(chunks, printed), args.n,
-                                             args.format, total)
-        except KeyboardInterrupt:
-            raise KeyboardInterrupt(_interrupted(args, printed)) from None
+            chunks, total = _solution_chunks(args, blocked)  # (npy: only with --limit)
+        except KeyboardInterrupt:  # (with --limit: while solve collects them)
+            raise KeyboardInterrupt(_interrupted(args, printed, out)) from None
+        if args.output is not None:
+            written = export.write_solutions(args.output, chunks, args.n, args.format, total)
+        else:
+            try:
+                written = export.write_solutions(out, _printed(chunks, printed), args.n,
+                                                 args.format, total, whole=True)
+            except KeyboardInterrupt:
+                raise KeyboardInterrupt(_interrupted(args, printed, out)) from None
     _say_what_was_found(args, written)
 
 
@@ -47,16 +50,21 @@ def _printed(chunks, printed):
         printed["writing"] = 0
 
 
-def _interrupted(args, printed):
-    """The message of a ``solve`` to standard output stopped by a signal, in place of the
-    stream's (which named ``iter_solutions``, a call the user did not make)."""
+def _interrupted(args, printed, out):
+    """The message of a ``solve`` stopped by a signal before it wrote to ``--output``, or
+    while it printed to ``out``, in place of the library's (which named ``solve(...)`` or
+    ``iter_solutions``, calls the user did not make)."""
     whole, writing = printed["whole"], printed["writing"]
-    count = f"{whole:,}" if not writing else f"{whole:,} to {whole + writing:,}"
-    message = (f"solve of n={args.n}{_conditions(args)} interrupted after {count} "
-               f"solutions printed")
+    message = f"solve of n={args.n}{_conditions(args)} interrupted"
+    if not whole and not writing:
+        return cli_names(f"{message} before any solution was "
+                         f"{'written' if args.output is not None else 'printed'}")
+    count = (f"{whole:,}" if not writing else
+             f"{whole:,} to {whole + writing:,}" if whole else f"up to {writing:,}")
+    message += f" after {count} solutions printed"
     if args.format == "json":
         return cli_names(message + ": the JSON printed is cut short (no closing bracket)")
-    return cli_names(message + ", the last one whole")
+    return cli_names(message + (", the last one whole" if export.ends_whole(out) else ""))
 
 
 def _conditions(args):
