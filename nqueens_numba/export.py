@@ -158,11 +158,11 @@ def _write(file, chunks, n, fmt, total, pipe):
             for start in range(0, len(chunk), _TEXT_ROWS):
                 part = chunk[start:start + _TEXT_ROWS]
                 if fmt == "text":
-                    _write_records(file, pipe, format_text(part), _line_ends(part, fmt))
+                    _write_records(file, pipe, format_text(part), part, fmt)
                 elif fmt == "json":
                     file.write((", " if written or start else "") + _json_boards(part))
                 else:
-                    _write_records(file, pipe, _csv_lines(part), _line_ends(part, fmt))
+                    _write_records(file, pipe, _csv_lines(part), part, fmt)
         written += len(chunk)
     if fmt == "json":
         file.write("]\n")
@@ -214,8 +214,8 @@ def ends_whole(file):
     return stat.S_ISREG(mode) or _raw_pipe(file) is not None
 
 
-def _write_records(file, pipe, text, ends):
-    """Write ``text``, whose solutions end at offsets ``ends``, to ``file``; to the pipe
+def _write_records(file, pipe, text, part, fmt):
+    """Write ``text``, the solutions ``part`` in format ``fmt``, to ``file``; to the pipe
     ``pipe`` (a file descriptor, :func:`_raw_pipe`) in writes of whole solutions of at most
     ``_PIPE_BUF`` bytes, each of which a pipe takes whole or not at all: a Ctrl-C while the
     reader is behind (``nqueens solve 16 | cat``) leaves whole solutions on the pipe, where
@@ -225,6 +225,7 @@ def _write_records(file, pipe, text, ends):
         file.write(text)
         return
     file.flush()
+    ends = _line_ends(part, fmt)
     data = memoryview(text.encode("ascii"))
     start = 0
     while start < len(data):
