@@ -1,15 +1,17 @@
 """Single-thread time of the two counting methods: mirror halving against the D4-symmetric search.
 
     python benchmarks/bench_symmetry.py [--n 14 15 16 17] [--small 7 8 9 10 11 12 13]
-                                        [--by-column 16 17] [--repeat 3]
+                                        [--by-column 16 17] [--first 15 16] [--repeat 3]
 
 For each n of ``--n`` prints the best of ``--repeat`` runs of
 ``count_solutions(n, method=..., n_threads=1)`` for both methods, taking turns (compile time
 excluded), and the ratio, with the number of orbits by size; for the small n of ``--small``,
 the best of many runs, which is how ``config.SYMMETRIC_MIN_N`` was chosen. ``--by-column``
 splits one board's single-thread time by the column of the first-row queen: the symmetric
-search's subtree of that column against the mirror-halved search's. Compare ratios within
-one run: absolute times are noisy on shared machines.
+search's subtree of that column against the mirror-halved search's. ``--first`` times the
+symmetric kernel that a first count runs while the symmetric kernel is still to compile
+(``CountJob.first``) against that kernel, on the same split, one thread. Compare ratios
+within one run: absolute times are noisy on shared machines.
 """
 import argparse
 
@@ -46,12 +48,26 @@ def by_column(n, repeat):
     print(f"{'all':>6} {total_h:>9.3f} {total_s:>10.3f} {total_s / total_h:>12.2f}")
 
 
+def first_kernel(n, repeat):
+    """Single-thread seconds of the first count's symmetric kernel and of the symmetric
+    kernel, on the same split, taking turns."""
+    split = _split.count_split(n, "symmetric", 1)
+    full, first = split.job, split.job.first_use()
+    assert np.array_equal(first(split.states), full(split.states))  # (and both compiled)
+    t_full = t_first = float("inf")
+    for _ in range(repeat):
+        t_first = min(t_first, best(lambda: first(split.states), 1)[0])
+        t_full = min(t_full, best(lambda: full(split.states), 1)[0])
+    print(f"{n:>3} {t_first:>9.3f} {t_full:>10.3f} {t_first / t_full:>6.2f}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, nargs="+", default=[14, 15, 16, 17])
+    parser.add_argument("--n", type=int, nargs="*", default=[14, 15, 16, 17])
     parser.add_argument("--small", type=int, nargs="*", default=[7, 8, 9, 10, 11, 12, 13])
     parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--by-column", type=int, nargs="*", default=[])
+    parser.add_argument("--first", type=int, nargs="*", default=[])
     args = parser.parse_args()
 
     for method in ("halving", "symmetric"):  # compile outside the timings
@@ -85,6 +101,11 @@ def main():
                   f"counter (C time / ours = {C_SYMMETRIC[n] / ts:.2f})")
     for n in args.by_column:
         by_column(n, args.repeat)
+    if args.first:
+        print(f"\nthe first count's symmetric kernel, one thread, best of {args.repeat} (s):")
+        print(f"{'n':>3} {'first':>9} {'symmetric':>10} {'ratio':>6}")
+    for n in args.first:
+        first_kernel(n, args.repeat)
 
 
 if __name__ == "__main__":

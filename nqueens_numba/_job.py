@@ -3,6 +3,7 @@
 import numpy as np
 
 from . import _kernels, _pieces
+from ._kernels.prefixes import row_allows
 from .board import QUEEN
 
 __all__ = ["CountJob", "SYMMETRIC_RESULTS"]
@@ -27,20 +28,40 @@ class CountJob:
     method : {"halving", "symmetric"}
     allow : numpy.ndarray, shape (n,), dtype int64, or None
         Per-row allowed squares (all ones without constraints; ``None`` for the symmetric
-        search, which has its own).
+        search, which has its own; with ``first``, its rows below each first-row column,
+        ``((n + 1) // 2, n)``: ``_kernels.prefixes.row_allows``).
     board : Board
     constrained : bool
         Whether ``allow`` comes from constraints.
+    first : bool
+        The symmetric search of plain queens in the kernel that compiles fastest (job
+        ``"symmetric_first"``), for a first count of a small board: each state is searched
+        whole (no search is left in progress).
     """
 
-    def __init__(self, n, depth, method, allow=None, board=QUEEN, constrained=False):
+    def __init__(self, n, depth, method, allow=None, board=QUEEN, constrained=False,
+                 first=False):
         self.n = n
         self.depth = depth
         self.method = method
         self.allow = allow
         self.board = board
         self.constrained = constrained
+        self.first = first
         self.width = len(SYMMETRIC_RESULTS) if method == "symmetric" else 1
+
+    def first_use(self):
+        """This job of the symmetric search on plain queens in the kernel that compiles
+        fastest (:attr:`first`)."""
+        return CountJob(self.n, self.depth, self.method, row_allows(self.n), self.board,
+                        self.constrained, first=True)
+
+    @property
+    def kernel(self):
+        """What names the kernel in ``_kernels.is_loaded``: ``(method, board flag,
+        constrained)``, the method ``"symmetric_first"`` with :attr:`first`."""
+        return ("symmetric_first" if self.first else self.method, self.board.flag,
+                self.constrained)
 
     def __call__(self, states):
         """The results of every state of a batch, in one kernel call (no budget)."""
@@ -83,7 +104,12 @@ class CountJob:
         """
         if signal is None:
             signal = np.zeros(1, dtype=np.int64)
-        if self.method == "symmetric":
+        if self.first:
+            counts = np.zeros((len(states), self.width), dtype=np.int64)
+            done = _kernels.entry("symmetric_first")(
+                self.n, states, self.depth, self.allow, piece.stack, counts,
+                np.empty((3, self.n), dtype=np.int64), budget, signal)
+        elif self.method == "symmetric":
             counts, done = _kernels.entry("symmetric", self.board)(
                 self.n, states, self.depth, piece.stack, piece.level, piece.partial,
                 np.empty((2, self.n), dtype=np.int64), budget, signal)

@@ -353,7 +353,7 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
         If the checkpoint file is damaged or belongs to another count.
     """
     job = split.job
-    kernel = (split.method, split.board.flag, job.constrained)
+    kernel = job.kernel
     if split.direct and not progress and checkpoint is None:
         if _kernels.is_loaded(*kernel):
             results = job(split.states)
@@ -396,9 +396,9 @@ def load_kernel(split, progress=False):
     ``_kernels.is_loaded``). An executor with a ``load(split, progress)`` method loads
     its own kernels instead."""
     job = split.job
-    kernel = (split.method, split.board.flag, job.constrained)
-
-    symmetric = job.method == "symmetric" and len(split.states)
+    kernel = job.kernel
+    # (a search left in progress reads its rows: not by the kernel that searches states whole)
+    symmetric = job.method == "symmetric" and not job.first and len(split.states)
 
     def first_calls():
         job.run(split.states[:0], job.piece(0), 1)

@@ -484,14 +484,14 @@ def _shortcut(n, board):
     return _SHORTCUTS.get(board, lambda n: None)(n)
 
 
-def _cold_small(n, board, result, method, constraints):
-    """Whether a total count of ``n`` past :func:`is_small` is still cheaper in the kernel
-    that compiles fastest: at most ``config.COLD_DIRECT_SOLUTIONS`` solutions, and the
-    symmetric kernel it would run still to compile (seconds, against a fraction of one)."""
-    return (board is QUEEN and result == "total" and method == "symmetric"
-            and constraints is None
-            and (known_total(n) or 2**64) <= config.COLD_DIRECT_SOLUTIONS
-            and not _kernels.is_ready("symmetric"))
+def _cold(n, board, method, constraints, most):
+    """Whether a count of ``n`` by ``method`` is cheaper in a kernel that compiles fastest
+    (seconds against a fraction of one): plain queens, no constraints, at most ``most``
+    solutions, and the symmetric kernel it would run still to compile. With
+    ``config.COLD_DIRECT_SOLUTIONS`` (totals only), the plainest count (engine ``"small"``);
+    with ``config.COLD_SYMMETRIC_SOLUTIONS``, the symmetric search (``CountJob.first``)."""
+    return (board is QUEEN and method == "symmetric" and constraints is None
+            and (known_total(n) or 2**64) <= most and not _kernels.is_ready("symmetric"))
 
 
 def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
@@ -561,14 +561,18 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
         return CountPlan(engine="split", split=split, **plan)
     shortcut = _shortcut(n, board) if shortcuts else None
     constrained = constraints is not None
-    if _kernels.is_loaded(method, board.flag, constrained):
+    cold_symmetric = config.COLD_SYMMETRIC_SOLUTIONS
+    if (_kernels.is_loaded(method, board.flag, constrained)
+            or _kernels.is_loaded("symmetric_first", 0, False)
+            and shortcuts and _cold(n, board, method, constraints, cold_symmetric)):
         shortcut = None  # loaded: faster than NumPy or the kernel that compiles fastest
     elif fundamental and board.plain and shortcuts and n <= config.BREADTH_ORBITS_MAX_N:
         shortcut = "breadth"  # the solutions by NumPy, classified by D4
     elif (shortcut == "breadth" and n >= config.SMALL_OVER_BREADTH_MIN_N
           and _kernels.is_loaded("small", board.flag, constrained)):
         shortcut = "small"
-    elif shortcut is None and shortcuts and _cold_small(n, board, result, method, constraints):
+    elif (shortcut is None and shortcuts and result == "total"
+          and _cold(n, board, method, constraints, config.COLD_DIRECT_SOLUTIONS)):
         shortcut = "small"
     if shortcut == "breadth" or (shortcut == "small" and result == "total"):
         return CountPlan(engine=shortcut, **plan)
@@ -585,4 +589,6 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     split = count_split(n, method, n_threads, prefix_depth, constraints, board=board)
     if device == "cuda":
         split = replace(split, direct=False)
+    elif shortcuts and _cold(n, board, method, constraints, cold_symmetric):
+        split = replace(split, job=split.job.first_use())
     return CountPlan(engine="split", split=split, **plan)

@@ -53,6 +53,11 @@ DIRECT_SOLUTIONS = 400_000
 #: kernel is cached, a count of n = 15 takes 0.8-0.9 s with it, against 1.0-1.4 s that way.
 COLD_DIRECT_SOLUTIONS = 2_300_000
 
+#: A count of a board with at most this many solutions (n = 16), while the symmetric kernel
+#: is neither loaded in the process nor in numba's cache, runs the symmetric search in the
+#: symmetric kernel that compiles fastest (``_kernels.symmetric._count_symmetric_first``).
+COLD_SYMMETRIC_SOLUTIONS = 15_000_000
+
 #: Boards up to this order are counted and enumerated by a breadth-first search in NumPy
 #: (``_breadth``: nothing to compile, no numba to import) when no progress bar, checkpoint or
 #: split is asked for: measured at n = 12, a count takes 35 ms and ``solve`` 38 ms there,

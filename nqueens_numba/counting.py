@@ -127,8 +127,8 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     The search is split into many more subproblems than threads (or GPU threads, each
     searching whole subproblems with a stack in shared memory), summed as exact integers.
     Each kernel call (GPU launch) stops after a budget of work, so a count can be
-    interrupted, checkpointed and resumed at any ``n``. Small boards are counted in NumPy
-    or by the kernel that compiles fastest until the split's kernel is loaded.
+    interrupted, checkpointed and resumed at any ``n``. Boards up to ``n = 16`` are counted
+    in NumPy or by kernels that compile fastest until the split's kernel is loaded.
 
     References
     ----------

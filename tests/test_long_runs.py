@@ -147,6 +147,27 @@ def test_ctrl_c_stops_promptly_and_the_next_call_works(monkeypatch):
     assert nq.count_solutions(12) == A000170[12]
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_stops_a_count_in_the_first_counts_kernel_promptly(monkeypatch):
+    """The symmetric kernel of a first count searches each subproblem whole: they are small
+    enough that a Ctrl-C still stops the count at once (here n = 17, 9 s of one thread)."""
+    monkeypatch.setattr(_kernels, "loaded_counts", set())
+    monkeypatch.setattr(_kernels, "is_ready", lambda *args, **kwargs: False)
+    monkeypatch.setattr(config, "COLD_SYMMETRIC_SOLUTIONS", 10**9)
+    monkeypatch.setattr(config, "DIRECT_SOLUTIONS", 1)
+    monkeypatch.setattr(config, "COLD_DIRECT_SOLUTIONS", 1)
+    assert nq.count_solutions(13, n_threads=1) == A000170[13]  # (its kernel loaded first)
+    assert _kernels.loaded_counts == {("symmetric_first", 0, False)}
+    start = time.perf_counter()
+    timer = _interrupt_after(0.2)
+    with pytest.raises(KeyboardInterrupt, match="interrupted after .*the work done is lost"):
+        nq.count_solutions(17, n_threads=1)
+    elapsed = time.perf_counter() - start
+    timer.join()
+    assert elapsed < 2.0
+    assert not [t for t in threading.enumerate() if t.name.startswith("nqueens")]
+
+
 def test_interrupt_raised_in_several_workers_keeps_the_message(tmp_path, monkeypatch):
     """A KeyboardInterrupt that reaches the pool from more than one running batch still ends
     as one interruption that says how far the count got, with the checkpoint saved."""

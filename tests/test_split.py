@@ -205,6 +205,42 @@ def test_a_first_count_of_15_is_small_while_the_symmetric_kernel_is_to_compile(m
         assert _split.plan_count(n, **keywords).engine == "split", (n, keywords)
 
 
+@pytest.mark.parametrize("ready", [False, True])
+def test_a_first_count_of_16_runs_the_symmetric_kernel_that_compiles_fastest(monkeypatch,
+                                                                             tmp_path, ready):
+    """While the symmetric kernel is neither loaded nor cached, a symmetric count of at
+    most config.COLD_SYMMETRIC_SOLUTIONS solutions (n = 16) runs the same split in the
+    symmetric kernel that compiles fastest; once that kernel has run, smaller boards use it
+    too. A count with a choice of its own (method, depth, checkpoint, bar), a constrained
+    count and other boards keep their kernels."""
+    import nqueens_numba as nq
+
+    monkeypatch.setattr(_kernels, "loaded_counts", set())
+    monkeypatch.setattr(_kernels, "is_ready", lambda *args, **kwargs: ready)
+    for result in ("total", "fundamental"):
+        split = _split.plan_count(16, result=result).split
+        assert split.job.first is not ready and split.method == "symmetric"
+        assert split.job.kernel == ("symmetric" if ready else "symmetric_first", 0, False)
+        assert np.array_equal(split.states, _split.count_split(16, "symmetric", 1).states)
+    for n, keywords in [(17, {}), (16, dict(method="symmetric")), (16, dict(shortcuts=False)),
+                        (16, dict(prefix_depth=4)), (16, dict(checkpoint=tmp_path / "c")),
+                        (16, dict(constraints=check_constraints(16, {0: 1}, None))),
+                        (16, dict(board=board_of("superqueen", False)))]:
+        assert not _split.plan_count(n, **keywords).split.job.first, (n, keywords)
+    if ready:
+        return
+    with monkeypatch.context() as small:  # (n = 13 by its split)
+        small.setattr(config, "DIRECT_SOLUTIONS", 1)
+        small.setattr(config, "COLD_DIRECT_SOLUTIONS", 1)
+        assert nq.count_solutions(13) == 73712
+        assert nq.count_solutions(13, fundamental=True) == 9233
+    assert _kernels.loaded_counts == {("symmetric_first", 0, False)}
+    for n in (8, 12, 15):
+        plan = _split.plan_count(n)
+        assert plan.engine == "split" and plan.split.job.first
+    assert nq.count_solutions(12) == 14200 and nq.count_solutions(15) == 2279184
+
+
 def test_whether_a_kernel_is_ready_is_read_from_numbas_cache(tmp_path):
     """``is_ready``: compiled in the process, or found in numba's cache by a new one."""
     code = textwrap.dedent("""

@@ -112,12 +112,36 @@ def test_symmetric_kernel_per_state_matches_enumeration(n):
                 row[tied_edges_naive(q) - 1] += 1
             elif representative_naive(q) == q:
                 row[4 if size == 4 else 5] += 1
-        states = _split.count_split(n, "symmetric", 1, prefix_depth=depth).states
-        counts = _split.count_split(n, "symmetric", 1, prefix_depth=depth).job(states)
-        assert counts.shape == (len(states), 6)
-        found = {tuple(state[3:].tolist()): row.tolist()
-                 for state, row in zip(states, counts) if row.any()}
-        assert found == {k: v for k, v in expected.items() if any(v)}
+        split = _split.count_split(n, "symmetric", 1, prefix_depth=depth)
+        for job in (split.job, split.job.first_use()):  # (the first count's kernel too)
+            counts = job(split.states)
+            assert counts.shape == (len(split.states), 6)
+            found = {tuple(state[3:].tolist()): row.tolist()
+                     for state, row in zip(split.states, counts) if row.any()}
+            assert found == {k: v for k, v in expected.items() if any(v)}
+
+
+@pytest.mark.parametrize("n", [*range(7, 15), pytest.param(16, marks=pytest.mark.slow)])
+def test_the_first_counts_kernel_gives_the_symmetric_kernels_results(n):
+    """The symmetric kernel that a first count runs (``CountJob.first``) gives every
+    subproblem the symmetric kernel's results at every split depth, and the same in batches
+    cut short by its budget or by another thread's signal, between two subproblems: none is
+    left in progress."""
+    for depth in sorted({2, (n - 3) // 2, min(n - 5, 6)}):
+        split = _split.count_split(n, "symmetric", 1, prefix_depth=depth)
+        assert np.array_equal(split.job.first_use()(split.states), split.job(split.states))
+    split = _split.count_split(n, "symmetric", 1, prefix_depth=min(3, n - 5))
+    first = split.job.first_use()
+    want = split.job(split.states)
+    for signal in (np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64)):
+        rows, done = [], 0
+        while done < len(want):
+            piece = first.piece(done)
+            counts, k = first.run(split.states[done:done + 3], piece, 1, signal)
+            assert k == 1 and piece.level[0] == -1 and not piece.partial.any()
+            rows.append(counts[:k])
+            done += k
+        assert np.array_equal(np.concatenate(rows), want)
 
 
 @pytest.mark.parametrize("n", [7, 9, 12, pytest.param(13, marks=pytest.mark.slow)])

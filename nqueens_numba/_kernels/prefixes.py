@@ -12,7 +12,7 @@ past ``low`` the depth above stands.
 """
 import numpy as np
 
-__all__ = ["_list_symmetric_prefixes", "row_allow"]
+__all__ = ["_list_symmetric_prefixes", "row_allow", "row_allows"]
 
 #: Most placements of one row kept at once, in units of ``max_states``.
 _MAX_ROWS_FACTOR = 4
@@ -33,6 +33,13 @@ def row_allow(n, row, b):
     if b < row < m - b:
         return full & ~(1 | (1 << m))
     return full
+
+
+def row_allows(n):
+    """:func:`row_allow` of every row (columns) below each first-row column ``b`` (rows,
+    ``0 .. (n - 1) // 2``): ``((n + 1) // 2, n)`` int64, for ``n <= 63``."""
+    return np.array([[row_allow(n, row, b) for row in range(n)] for b in range((n + 1) // 2)],
+                    dtype=np.int64).reshape((n + 1) // 2, n)
 
 
 def _columns(free):
