@@ -572,7 +572,8 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
           and _kernels.is_loaded("small", board.flag, constrained)):
         shortcut = "small"
     elif (shortcut is None and shortcuts and result == "total"
-          and _cold(n, board, method, constraints, config.COLD_DIRECT_SOLUTIONS)):
+          and _cold(n, board, method, constraints, config.COLD_DIRECT_SOLUTIONS)
+          and not _kernels.is_ready("symmetric_first")):  # (if cached, it counts on)
         shortcut = "small"
     if shortcut == "breadth" or (shortcut == "small" and result == "total"):
         return CountPlan(engine=shortcut, **plan)
