@@ -517,8 +517,9 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     checkpoint : str, optional
         A count to resume: its split's depth is the file's.
     shortcuts : bool
-        Whether the count may be answered without a split (no progress bar); only with
-        the automatic method, no checkpoint and no prefix depth.
+        Whether the count may be answered without a split (no progress bar), or its split
+        run by a kernel that compiles fastest (:func:`_cold`); only with the automatic
+        method, no checkpoint and no prefix depth, on the CPU.
     device : {"cpu", "cuda", "auto"}
         Validated; resolved here (:func:`nqueens_numba._device.decide`). On ``"cuda"`` a
         split is sized for ``config.GPU_SPLIT_THREADS`` threads, never run in the calling

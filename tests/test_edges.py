@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import nqueens_numba as nq
+from nqueens_numba import _split
 
 
 def test_import_loads_nothing_heavy():
@@ -105,13 +106,18 @@ def test_numba_debugging_mode_runs_the_kernels_as_python():
             "nq.count_solutions(8, fundamental=True, method='symmetric'), "
             "len(nq.solve(8, progress=True)), len(nq.trace(5)), "
             "bool(nq.is_solution(nq.find_solution(40, seed=3))), "
-            "nq.count_solutions(7, preplaced={0: 1}, method='halving'))")
+            "nq.count_solutions(7, preplaced={0: 1}, method='halving'))\n"
+            "from nqueens_numba import _split\n"  # the first count's symmetric kernel too
+            "split = _split.count_split(11, 'symmetric', 1)\n"
+            "print(split.job.first_use()(split.states).sum(axis=0))")
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                          text=True, timeout=300)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.split() == ["92", "352", "12", "92", str(len(nq.trace(5))), "True",
-                                  str(nq.count_solutions(7, preplaced={0: 1}))]
+    split = _split.count_split(11, "symmetric", 1)
+    assert run.stdout.split("\n")[:2] == [
+        f"92 352 12 92 {len(nq.trace(5))} True {nq.count_solutions(7, preplaced={0: 1})}",
+        str(split.job(split.states).sum(axis=0))]
 
 
 def test_memory_guard_bounds_constrained_results_by_their_rows():

@@ -480,8 +480,9 @@ def _count_symmetric_first(n, states, depth, allows, stack, counts, work, budget
                 if next_free == 0:
                     continue
                 placed[m - 2] = bit
-                ties = (placed[b] & side != 0) + (b2 != b and b2 < m - 1
-                                                  and placed[b2] & side != 0)
+                ties = np.int64(placed[b] & side != 0)  # (integers: NumPy's booleans add
+                if b2 != b and b2 < m - 1 and placed[b2] & side != 0:  # as "or", in Python)
+                    ties += 1
                 while next_free != 0:  # the queen of row ``m - 1``, then the last one
                     high = next_free & -next_free
                     next_free ^= high
