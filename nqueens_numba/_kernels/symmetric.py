@@ -424,14 +424,15 @@ def _count_symmetric_first(n, states, depth, allows, stack, counts, work, budget
     ``counts``, ``(k, 6)`` int64, zero on entry. Each state is searched whole: the call
     returns between two states, once about ``budget`` steps are taken in all or another
     thread sets ``signal`` as in the count's (``_count_batch_for``), so the states must be
-    small (a board of at most a few million solutions). Returns the number of states done.
+    small (boards of n = 16 at most). Returns the number of states done.
     ``allows[b]`` holds the squares each row allows below a first-row queen in column ``b``
     (``_row_allow``), ``((n + 1) // 2, n)`` int64; ``stack``: ``(n + 1, 4)`` int64, and
     ``work``: ``(3, n)`` int64, work space.
 
     The search of ``_symmetric_search``, written plainly: rows ``depth .. n - 3`` on the
     explicit stack, the last two in nested loops, the queens of the rows kept as bits
-    (``placed``). A leaf's tied edges below the top are its side queens in rows ``b`` and
+    (``placed``), and the searches' one-line helpers (``_lowest``, ``_down``, ``_push``,
+    ``_pop``) written out (inlined, they made a first count's compile 0.1 s longer). A leaf's tied edges below the top are its side queens in rows ``b`` and
     ``n - 1 - b`` and its last queen in column ``n - 1 - b``; a leaf fixed by rot180 ends
     there too, and is classified on the spot.
     """
