@@ -11,6 +11,7 @@ take their subproblems from :func:`enumeration_split` and :func:`stream_split`. 
 searches but the kernels that enumerate prefixes.
 """
 from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 
@@ -562,10 +563,10 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
         return CountPlan(engine="split", split=split, **plan)
     shortcut = _shortcut(n, board) if shortcuts else None
     constrained = constraints is not None
-    cold_symmetric = config.COLD_SYMMETRIC_SOLUTIONS
+    cold = partial(_cold, n, board, method, constraints)  # (a first count's kernels)
     if (_kernels.is_loaded(method, board.flag, constrained)
             or _kernels.is_loaded("symmetric_first", 0, False)
-            and shortcuts and _cold(n, board, method, constraints, cold_symmetric)):
+            and shortcuts and cold(config.COLD_SYMMETRIC_SOLUTIONS)):
         shortcut = None  # loaded: faster than NumPy or the kernel that compiles fastest
     elif fundamental and board.plain and shortcuts and n <= config.BREADTH_ORBITS_MAX_N:
         shortcut = "breadth"  # the solutions by NumPy, classified by D4
@@ -573,9 +574,12 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
           and _kernels.is_loaded("small", board.flag, constrained)):
         shortcut = "small"
     elif (shortcut is None and shortcuts and result == "total"
-          and _cold(n, board, method, constraints, config.COLD_DIRECT_SOLUTIONS)
+          and cold(config.COLD_DIRECT_SOLUTIONS)
           and not _kernels.is_ready("symmetric_first")):  # (if cached, it counts on)
         shortcut = "small"
+    elif (shortcut == "small" and shortcuts and not _kernels.is_ready("count_rows")
+          and _kernels.is_ready("symmetric_first") and cold(config.COLD_SYMMETRIC_SOLUTIONS)):
+        shortcut = None  # (the first count's symmetric kernel is cached, the plainest not)
     if shortcut == "breadth" or (shortcut == "small" and result == "total"):
         return CountPlan(engine=shortcut, **plan)
     if fundamental and not board.classified_by_search and has_subproblems(n, method):
@@ -591,6 +595,6 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     split = count_split(n, method, n_threads, prefix_depth, constraints, board=board)
     if device == "cuda":
         split = replace(split, direct=False)
-    elif shortcuts and _cold(n, board, method, constraints, cold_symmetric):
+    elif shortcuts and cold(config.COLD_SYMMETRIC_SOLUTIONS):
         split = replace(split, job=split.job.first_use())
     return CountPlan(engine="split", split=split, **plan)

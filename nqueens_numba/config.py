@@ -48,11 +48,10 @@ DIRECT_SOLUTIONS = 400_000
 
 #: A first count of a board with at most this many solutions (n = 15), while the symmetric
 #: kernel is neither loaded in the process nor in numba's cache, runs in the kernel of
-#: :data:`DIRECT_SOLUTIONS` too: measured in fresh processes on 2 cores, `count_solutions(15)`
-#: took 1.6-2.1 s that way against 6.4-7.0 s with the symmetric kernel to compile; once that
-#: kernel is cached, a count of n = 15 takes 0.8-0.9 s with it, against 1.0-1.4 s that way
-#: (once the kernel of :data:`COLD_SYMMETRIC_SOLUTIONS` is cached, it counts n = 15: in one
-#: run of `nqueens count 15`, 0.39-0.42 s, against 0.59 s that way).
+#: :data:`DIRECT_SOLUTIONS` too: measured in fresh processes on 2 cores, `nqueens count 15`
+#: took 0.92-0.96 s that way against 4.3 s with the symmetric kernel to compile, and 0.58 s
+#: warm; once the kernel of :data:`COLD_SYMMETRIC_SOLUTIONS` or the symmetric kernel is
+#: cached, it counts n = 15 (in one run, 0.39-0.42 s and 0.39-0.40 s, against 0.59 s).
 COLD_DIRECT_SOLUTIONS = 2_300_000
 
 #: A count of a board with at most this many solutions (n = 16), while the symmetric kernel

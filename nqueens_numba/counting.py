@@ -124,11 +124,11 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
     halving search's time. Toroidal queens are counted by least steps (one solution per
     class of column shifts, row shifts and mirror, weighted by its size).
 
-    The search is split into many more subproblems than threads (or GPU threads, each
-    searching whole subproblems with a stack in shared memory), summed as exact integers.
-    Each kernel call (GPU launch) stops after a budget of work, so a count can be
-    interrupted, checkpointed and resumed at any ``n``. Boards up to ``n = 16`` are counted
-    in NumPy or by kernels that compile fastest until the split's kernel is loaded.
+    The search is split into many more subproblems than threads (or GPU threads), summed
+    as exact integers. Each kernel call (GPU launch) stops after a budget of work, so a
+    count can be interrupted, checkpointed and resumed at any ``n``. Boards up to ``n = 12``
+    are counted in NumPy until a count's kernel is loaded in the process, and up to
+    ``n = 16`` by kernels that compile fastest while the count's own are to compile.
 
     References
     ----------

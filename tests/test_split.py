@@ -211,8 +211,9 @@ def test_a_first_count_of_16_runs_the_symmetric_kernel_that_compiles_fastest(mon
     """While the symmetric kernel is neither loaded nor cached, a symmetric count of at
     most config.COLD_SYMMETRIC_SOLUTIONS solutions (n = 16) runs the same split in the
     symmetric kernel that compiles fastest; once that kernel has run, smaller boards use it
-    too, and n = 15 once it is cached. A count with a choice of its own (method, depth, checkpoint, bar), a constrained
-    count and other boards keep their kernels."""
+    too, and once it is cached, n = 15 (and n = 13 and 14 if the plainest kernel is not). A
+    count with a choice of its own (method, depth, checkpoint, bar), a constrained count and
+    other boards keep their kernels."""
     import nqueens_numba as nq
 
     monkeypatch.setattr(_kernels, "loaded_counts", set())
@@ -233,6 +234,11 @@ def test_a_first_count_of_16_runs_the_symmetric_kernel_that_compiles_fastest(mon
     with monkeypatch.context() as cached:  # that kernel cached: it counts n = 15 too
         cached.setattr(_kernels, "is_ready", lambda job, *args, **kwargs: job != "symmetric")
         assert _split.plan_count(15).split.job.first
+        assert _split.plan_count(14).engine == "small"  # (the plainest kernel cached too)
+        cached.setattr(_kernels, "is_ready",
+                       lambda job, *args, **kwargs: job == "symmetric_first")
+        for n in (13, 14, 15):  # (and the smaller boards, where the plainest is not)
+            assert _split.plan_count(n).split.job.first
     with monkeypatch.context() as small:  # (n = 13 by its split)
         small.setattr(config, "DIRECT_SOLUTIONS", 1)
         small.setattr(config, "COLD_DIRECT_SOLUTIONS", 1)

@@ -70,10 +70,11 @@ def test_after_warmup_first_calls_compile_nothing(cold_warmup):
     assert run.stdout.strip() == "[]"
     # ... and every CPU kernel of the kernel table is in the cache (a kernel added to the
     # table without a warm-up step is not), but the first count's symmetric kernel, which
-    # runs only while the symmetric kernel is still to compile. One cache file holds the kernels of every board
-    # that a function of the board's flag makes: numba tells them apart by the hash of the
-    # closure's values in the key of each cached version, (signature, machine, (hash of the
-    # code, hash of the closure's values)), which is what this reads.
+    # runs only while the symmetric kernel is still to compile. One cache file holds the
+    # kernels of every board that a function of the board's flag makes: numba tells them
+    # apart by the hash of the closure's values in the key of each cached version,
+    # (signature, machine, (hash of the code, hash of the closure's values)), which is what
+    # this reads.
     code = """
         import nqueens_numba as nq
         from nqueens_numba import _kernels

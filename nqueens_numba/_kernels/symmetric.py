@@ -432,9 +432,10 @@ def _count_symmetric_first(n, states, depth, allows, stack, counts, work, budget
     The search of ``_symmetric_search``, written plainly: rows ``depth .. n - 3`` on the
     explicit stack, the last two in nested loops, the queens of the rows kept as bits
     (``placed``), and the searches' one-line helpers (``_lowest``, ``_down``, ``_push``,
-    ``_pop``) written out (inlined, they made a first count's compile 0.1 s longer). A leaf's tied edges below the top are its side queens in rows ``b`` and
-    ``n - 1 - b`` and its last queen in column ``n - 1 - b``; a leaf fixed by rot180 ends
-    there too, and is classified on the spot.
+    ``_pop``) written out (inlined, they made a first count's compile 0.1 s longer). A
+    leaf's tied edges below the top are its side queens in rows ``b`` and ``n - 1 - b`` and
+    its last queen in column ``n - 1 - b``; a leaf fixed by rot180 ends there too, and is
+    classified on the spot.
     """
     k = states.shape[0]
     m = n - 1
