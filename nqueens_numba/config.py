@@ -56,7 +56,7 @@ COLD_DIRECT_SOLUTIONS = 2_300_000
 
 #: A count of a board with at most this many solutions (n = 16), while the symmetric kernel
 #: is neither loaded in the process nor in numba's cache, runs the symmetric search in the
-#: symmetric kernel that compiles fastest (``_kernels.symmetric._count_symmetric_first``).
+#: symmetric kernel that compiles fastest (``_kernels.symmetric_first``).
 COLD_SYMMETRIC_SOLUTIONS = 15_000_000
 
 #: Boards up to this order are counted and enumerated by a breadth-first search in NumPy

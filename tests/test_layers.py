@@ -18,7 +18,8 @@ LAYERS = [
     ["_validate", "_docs"],
     ["_kernels._sizes"],
     ["_kernels._common"],
-    ["_kernels.count", "_kernels.enumerate", "_kernels.local_search", "_kernels.trace"],
+    ["_kernels.count", "_kernels.enumerate", "_kernels.local_search", "_kernels.trace",
+     "_kernels.symmetric_first"],
     ["_kernels.symmetric", "_kernels.estimate"],
     ["_kernels.prefixes", "_kernels.gpu"],  # (gpu compiles symmetric's orbit check)
     ["_kernels"],

@@ -58,10 +58,10 @@ _FAMILY = {
     **dict.fromkeys(["_probe_knight_states", "_probe_states", "_probe_torus_states",
                      "_profile_knight_run", "_profile_run", "_profile_torus_run"], "estimate"),
     **dict.fromkeys([
-        "_IMAGE_COMPLEMENT", "_IMAGE_INVERSE", "_IMAGE_REVERSE", "_count_symmetric_first",
-        "_count_symmetric_knight_run", "_count_symmetric_run", "_symmetric_allow",
-        "_symmetric_knight_prefixes"],
+        "_IMAGE_COMPLEMENT", "_IMAGE_INVERSE", "_IMAGE_REVERSE", "_count_symmetric_knight_run",
+        "_count_symmetric_run", "_symmetric_allow", "_symmetric_knight_prefixes"],
         "symmetric"),
+    "_count_symmetric_first": "symmetric_first",
     "_list_symmetric_prefixes": "prefixes",
     **dict.fromkeys(["cuda", "numpy_shim", "launch_shape", "_gpu_count", "_gpu_knight_count",
                      "_gpu_torus_count", "_gpu_symmetric", "_gpu_knight_symmetric"], "gpu"),
@@ -79,9 +79,10 @@ _FAMILY = {
 #:                   once another thread sets ``signal`` (toroidal queens by least steps)
 #: ``symmetric``     ``(n, states, depth, stack, level, partial, work, budget, signal)``:
 #:                   the same by the D4-symmetric search
-#: ``symmetric_first``  ``(n, states, depth, stack, counts, work, budget, signal)``: the
-#:                   same on plain queens in the kernel that compiles fastest, each state
-#:                   whole, its results added to ``counts``; returns the states done
+#: ``symmetric_first``  ``(n, states, depth, allows, stack, counts, work, budget,
+#:                   signal)``: the same on plain queens in the kernel that compiles
+#:                   fastest, each state whole, its results added to ``counts``; returns
+#:                   the states done
 #: ``count_rows``    ``(n, row, cols, diag, anti, allow, stack)``: the plainest count, no
 #:                   budget
 #: ``prefixes``      ``(n, depth, first_limit, allow, max_states)``: a split's prefixes
