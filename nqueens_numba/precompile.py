@@ -70,7 +70,7 @@ def _steps():
 def warmup(*, progress=False):
     """Compile (or load from numba's cache) every kernel of the package now.
 
-    Runs each feature once on a small board. With an empty cache this took 45-60 s on a
+    Runs each feature once on a small board. With an empty cache this took 40-60 s on a
     2-core machine (numba compiles on one core); with a full one, about 1 s. For images, CI and
     shared installations: warm the cache once, and later first calls load the kernels instead of
     compiling them. Where the package directory is read-only, set ``NUMBA_CACHE_DIR`` to a

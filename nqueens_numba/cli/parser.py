@@ -242,7 +242,7 @@ def build_parser():
     warmup = sub.add_parser(
         "warmup", help="compile every kernel now (for images, CI and shared installs)",
         description="Compile (or load from the cache) every kernel of the package now, so "
-        "that later first calls only load them: 45-60 s with an empty cache on a 2-core "
+        "that later first calls only load them: 40-60 s with an empty cache on a 2-core "
         "machine, 1 s with a full one. The kernels "
         "are cached beside the package, or in NUMBA_CACHE_DIR (set it where the package "
         "directory is read-only).",
