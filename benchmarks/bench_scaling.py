@@ -2,7 +2,10 @@
 
     python benchmarks/bench_scaling.py [--n 15 16 17] [--model-n 18] [--model-threads 16 64]
     python benchmarks/bench_scaling.py --breakdown 17 [--threads 1 8 16] [--method halving]
+                                       [--kind queens|torus|superqueen|blocked]
     python benchmarks/bench_scaling.py --emulate 17 [--threads 16 64] [--times /tmp/t]
+    python benchmarks/bench_scaling.py --cores 17 [--threads 1 8 16] [--seconds 2]
+    python benchmarks/bench_scaling.py --estimate 20 [--threads 1 8 16] [--samples 10000000]
 
 1. Speed-up of ``count_solutions(n)`` from 1 thread to all of numba's threads (best of
    ``--repeat``), and the cost of ``progress=True``.
@@ -21,7 +24,9 @@ kernel calls, waiting for work (the scheduler's lock and condition), reporting r
 the rest of the Python between kernel calls (the GIL, the copies), and idle before its
 first work and after its last until the count ends (start-up and tail); with the number of kernel calls and of
 subproblems finished, and the speed-up over one thread. A loss at many threads shows as a
-column that grows with them.
+column that grows with them. ``kernel x`` is the threads' seconds in kernel calls over those
+of the one-thread count: above 1, the same searches ran slower on more threads, which is the
+machine's (the cores' shared clock, caches or memory), not the scheduler's.
 
 ``--emulate N`` runs the package's own scheduler (``LocalThreads``, its work sharing, the
 tracker, the GIL and locks between calls) on ``--threads`` threads (default 16 and 64) over
@@ -32,12 +37,27 @@ so a 2-core machine shows how the scheduler keeps 16 or 64 cores busy (the effic
 (threads * wall)) and where its threads wait. Splitting a search in progress gives away a
 share of what is left, drawn between 20% and 60% (the real split gives the upper half of
 the untried squares of its shallowest level).
+
+``--cores N`` measures what the cores themselves give this count's kernel, without the
+package's scheduler: a sample of ``N``'s subproblems (those, in the run's shuffled order, that
+one thread counts in about ``--seconds``) counted whole by each of ``--threads`` threads at
+once, each with arrays of its own, started together. Every thread does one thread's work, so
+the cores' efficiency is the one-thread time over the wall time. A count's efficiency at
+``k`` threads (its speed-up over ``k``) divided by the cores' efficiency at ``k`` is the
+package's share of it; what the cores lose, a better scheduler cannot win back.
+
+``--kind`` picks the count of ``--breakdown``, ``--cores`` and ``--emulate``: plain queens
+(default), toroidal queens (``torus=True``), superqueens (``piece="superqueen"``), or plain
+queens with two blocked squares (a constrained count, without mirror halving). ``--method``
+defaults to the count's own choice. ``--estimate N`` times ``estimate_count(N)`` on each of
+``--threads``, with its speed-up over the first.
 """
 import argparse
 import heapq
 import os
 import threading
 import time
+from dataclasses import replace
 
 import numba
 import numpy as np
@@ -45,6 +65,8 @@ import numpy as np
 import nqueens_numba as nq
 from _timing import best
 from nqueens_numba import _runner, _split, config
+from nqueens_numba.board import board_of
+from nqueens_numba.constraints import check_constraints
 
 try:
     from nqueens_numba import _threads
@@ -127,28 +149,60 @@ class Breakdown:
             setattr(cls, name, func)
 
 
-def breakdown(n, method, thread_counts, repeat):
+def kind_split(n, method, n_threads, kind):
+    """``(split, keywords)``: the split of ``count_solutions(n, method=method, **keywords)``
+    for ``n_threads`` threads, the count ``kind`` names (see the module's docstring)."""
+    keywords = dict(queens={}, torus=dict(torus=True), superqueen=dict(piece="superqueen"),
+                    blocked={})[kind]
+    if kind == "blocked":  # (not mirror-symmetric: every first-row column is searched)
+        blocked = np.zeros((n, n), dtype=bool)
+        blocked[0, 0] = blocked[n - 1, 1] = True
+        keywords = dict(blocked=blocked)
+    plan = _split.plan_count(
+        n, board_of(**{k: v for k, v in keywords.items() if k != "blocked"}), method=method,
+        constraints=check_constraints(n, blocked=keywords.get("blocked")), n_threads=n_threads,
+        shortcuts=False)
+    if plan.split is None or not len(plan.split.states):
+        raise SystemExit(f"{describe(n, keywords)} has no subproblems to run (engine "
+                         f"{plan.engine!r}): choose another n")
+    # (a small board's split runs in the calling thread, unseen by the breakdown: not here)
+    return replace(plan.split, direct=False), dict(keywords, method=plan.method)
+
+
+def describe(n, keywords):
+    """``count_solutions(n, ...)`` as a call with ``keywords``."""
+    shown = ", ".join(f"{k}={'...' if k == 'blocked' else repr(v)}" for k, v in keywords.items())
+    return f"count_solutions({n}, {shown})"
+
+
+def breakdown(n, method, thread_counts, repeat, kind="queens"):
     """Print where the threads of a count of ``n`` spend the count's wall time."""
-    print(f"count_solutions({n}, method={method!r}): each thread's share of the wall time")
+    keywords = kind_split(n, method, 1, kind)[1]
+    expected = nq.count_solutions(n, **keywords)
+    print(f"{describe(n, keywords)}: each thread's share of the wall time")
     print(f"{'threads':>7} {'wall s':>8} {'speed-up':>8} {'kernel':>7} {'wait':>6} "
-          f"{'report':>7} {'python':>7} {'idle':>6} {'calls':>7} {'subproblems':>11}")
-    base = None
+          f"{'report':>7} {'python':>7} {'idle':>6} {'kernel x':>8} {'calls':>7} "
+          f"{'subproblems':>11}")
+    base = base_kernel = None
     for t in thread_counts:
         runs = []
         for _ in range(repeat):
-            split = _split.count_split(n, method, t)
+            split = kind_split(n, method, t, kind)[0]
             with Breakdown(split.job) as record:
                 start = time.perf_counter()
                 results = _threads.run_split(split, t)
                 wall = time.perf_counter() - start
-            assert split.total(results) == nq.count_solutions(n)
+            assert split.total(results) == expected
             runs.append((wall, record, len(split.states)))
         wall, record, n_states = min(runs, key=lambda run: run[0])
         base = wall if base is None else base
         share, calls = record.shares(t, wall)
+        kernel = share["kernel"] * t * wall  # the threads' seconds in kernel calls
+        base_kernel = kernel if base_kernel is None else base_kernel
         print(f"{t:>7} {wall:>8.3f} {base / wall:>8.2f} {share['kernel']:>7.1%} "
               f"{share['wait']:>6.1%} {share['report']:>7.1%} {share['python']:>7.1%} "
-              f"{share['idle']:>6.1%} {calls:>7} {n_states:>11}")
+              f"{share['idle']:>6.1%} {kernel / base_kernel:>8.3f} {calls:>7} "
+              f"{n_states:>11}")
 
 
 _SPLITS = np.random.default_rng(1)  # the shares the emulation's splits give away
@@ -224,7 +278,7 @@ class _SleepingJob:
         return np.zeros((len(states), 1), dtype=np.int64), done
 
 
-def emulate(n, method, thread_counts, repeat, times_file=None):
+def emulate(n, method, thread_counts, repeat, times_file=None, kind="queens"):
     """Print how the scheduler keeps ``thread_counts`` threads busy on a count of ``n``
     (see the module's docstring): the run of median wall time of ``repeat``, with the
     shares of :func:`breakdown` (``work``: the sleeps' due time; ``late``: what they
@@ -232,14 +286,15 @@ def emulate(n, method, thread_counts, repeat, times_file=None):
     subproblems' times are kept in ``{times_file}-{n}-{method}-{threads}.npy`` and read from
     there when it exists (to compare two versions of the scheduler on the same work)."""
     most = numba.config.NUMBA_NUM_THREADS
-    print(f"emulated count_solutions({n}, method={method!r}): the scheduler's threads with "
+    keywords = kind_split(n, method, 1, kind)[1]
+    print(f"emulated {describe(n, keywords)}: the scheduler's threads with "
           f"kernel calls replaced by sleeps (median of {repeat} runs)")
     print(f"{'threads':>7} {'subproblems':>11} {'work s':>7} {'largest s':>9} "
           f"{'wall s':>7} {'ideal s':>7} {'work':>6} {'late':>5} {'wait':>5} "
           f"{'report':>6} {'python':>6} {'idle':>5} {'calls':>6}")
     for t in thread_counts:
-        split = _split.count_split(n, method, t)
-        saved = times_file and f"{times_file}-{n}-{method}-{t}.npy"
+        split = kind_split(n, method, t, kind)[0]
+        saved = times_file and f"{times_file}-{n}-{kind}-{split.method}-{t}.npy"
         if saved and os.path.exists(saved):
             times = np.load(saved)
         else:  # the least of two timings: the machine's other work only adds
@@ -288,6 +343,66 @@ def emulate(n, method, thread_counts, repeat, times_file=None):
               f"{share['idle']:>5.1%} {calls:>6}")
 
 
+def cores(n, method, thread_counts, seconds, repeat, kind="queens"):
+    """Print the cores' own efficiency on the kernel of a count of ``n`` (see the module's
+    docstring): the best of ``repeat`` runs per thread count."""
+    split, keywords = kind_split(n, method, max(thread_counts), kind)
+    job, states = split.job, split.states
+    order = np.random.default_rng(config.SHUFFLE_SEED).permutation(len(states))
+    job(np.ascontiguousarray(states[:1]))  # (loads the kernel)
+    sample, start = [], time.perf_counter()
+    for i in order:  # the subproblems one thread counts in about ``seconds``
+        job(np.ascontiguousarray(states[i:i + 1]))
+        sample.append(i)
+        if time.perf_counter() - start >= seconds:
+            break
+    sample = np.ascontiguousarray(states[np.array(sample)])
+    expected = job(sample)
+
+    def count(barrier, results, slot):
+        own = sample.copy()  # (and the job's arrays: made per call, in this thread)
+        barrier.wait()
+        results[slot] = job(own)
+
+    print(f"the cores on {describe(n, keywords)}'s kernel: each thread counts "
+          f"the same {len(sample)} subproblems (best of {repeat} runs)")
+    print(f"{'threads':>7} {'wall s':>8} {'speed-up':>8} {'efficiency':>10}")
+    base = None
+    for t in thread_counts:
+        walls = []
+        for _ in range(repeat):
+            barrier, results = threading.Barrier(t + 1), [None] * t
+            threads = [threading.Thread(target=count, args=(barrier, results, k))
+                       for k in range(t)]
+            for thread in threads:
+                thread.start()
+            barrier.wait()
+            start = time.perf_counter()
+            for thread in threads:
+                thread.join()
+            walls.append(time.perf_counter() - start)
+            assert all(np.array_equal(r, expected) for r in results)
+        wall = min(walls)
+        base = wall if base is None else base
+        print(f"{t:>7} {wall:>8.3f} {t * base / wall:>8.2f} {base / wall:>10.1%}")
+
+
+def estimate(n, thread_counts, samples, repeat):
+    """Print the wall time of ``estimate_count(n, samples=samples, seed=1)`` on each of
+    ``thread_counts`` threads (best of ``repeat``), and the speed-up over the first."""
+    print(f"estimate_count({n}, samples={samples:,}): best of {repeat} runs")
+    print(f"{'threads':>7} {'wall s':>8} {'speed-up':>8}")
+    nq.estimate_count(n, samples=1000, seed=1)  # (loads the kernels)
+    base, value = None, None
+    for t in thread_counts:
+        wall, result = best(lambda: nq.estimate_count(n, samples=samples, seed=1, n_threads=t),
+                            repeat)
+        value = result if value is None else value
+        assert result.value == value.value  # (the same samples, whatever the threads)
+        base = wall if base is None else base
+        print(f"{t:>7} {wall:>8.3f} {base / wall:>8.2f}")
+
+
 def greedy_makespan(times, n_threads):
     """Makespan of list scheduling in the given order on ``n_threads`` identical threads."""
     free_at = [0.0] * n_threads
@@ -306,10 +421,23 @@ def main():
                         help="print where the threads' time goes in a count of N")
     parser.add_argument("--threads", type=int, nargs="+",
                         help="thread counts of --breakdown (default 1, 2, 4, ... all)")
-    parser.add_argument("--method", choices=_split.METHODS, default="symmetric")
+    parser.add_argument("--method", choices=_split.METHODS,
+                        help="the count's method (default: the count's own choice)")
+    parser.add_argument("--kind", choices=("queens", "torus", "superqueen", "blocked"),
+                        default="queens", help="the count of --breakdown, --cores and "
+                                               "--emulate (default: plain queens)")
+    parser.add_argument("--estimate", type=int, metavar="N",
+                        help="time estimate_count(N) on --threads threads")
+    parser.add_argument("--samples", type=int, default=10**7,
+                        help="--estimate: samples (default 10,000,000)")
     parser.add_argument("--emulate", type=int, metavar="N",
                         help="run the scheduler on --threads threads (default 16 64) with "
                              "sleeps for kernel calls, over the split of N")
+    parser.add_argument("--cores", type=int, metavar="N",
+                        help="the cores' own speed-up on --threads threads (default 1, 2, "
+                             "4, ... all), each counting the same sample of N's subproblems")
+    parser.add_argument("--seconds", type=float, default=2.0,
+                        help="--cores: one thread's time on the sample (default 2)")
     parser.add_argument("--times", metavar="PREFIX",
                         help="--emulate: keep the subproblems' times in PREFIX-*.npy files "
                              "and reuse them")
@@ -319,10 +447,14 @@ def main():
     nq.count_solutions(12)  # compile
     if args.emulate is not None:
         return emulate(args.emulate, args.method, args.threads or [16, 64], args.repeat,
-                       args.times)
+                       args.times, args.kind)
+    counts = args.threads or sorted({min(2**k, most) for k in range(most.bit_length() + 1)})
+    if args.cores is not None:
+        return cores(args.cores, args.method, counts, args.seconds, args.repeat, args.kind)
     if args.breakdown is not None:
-        counts = args.threads or sorted({min(2**k, most) for k in range(most.bit_length() + 1)})
-        return breakdown(args.breakdown, args.method, counts, args.repeat)
+        return breakdown(args.breakdown, args.method, counts, args.repeat, args.kind)
+    if args.estimate is not None:
+        return estimate(args.estimate, counts, args.samples, args.repeat)
     print(f"1. measured on this machine ({most} threads)")
     print(f"{'n':>3} {'1 thread s':>11} {f'{most} threads s':>12} {'speed-up':>9} "
           f"{'with progress s':>16} {'progress cost':>14}")

@@ -11,11 +11,18 @@ BENCHMARKS = pathlib.Path(__file__).parent.parent / "benchmarks"
 
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", [["--emulate", "13", "--threads", "3"],
-                                  ["--breakdown", "13", "--threads", "1", "3"]])
+                                  ["--breakdown", "13", "--threads", "1", "3"],
+                                  ["--breakdown", "13", "--threads", "1", "2", "--kind", "torus"],
+                                  ["--cores", "13", "--threads", "1", "3", "--seconds", "0.05",
+                                   "--kind", "blocked"],
+                                  ["--estimate", "13", "--threads", "1", "2", "--samples",
+                                   "1000"]])
 def test_the_scaling_benchmarks_modes_run(mode):
     run = subprocess.run([sys.executable, str(BENCHMARKS / "bench_scaling.py"), *mode,
                           "--repeat", "1"], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]
     rows = [line.split() for line in run.stdout.splitlines()]
     threads = [int(row[0]) for row in rows if row and row[0].isdigit()]
-    assert threads == [int(t) for t in mode[3:]], run.stdout
+    given = mode[mode.index("--threads") + 1:]
+    assert threads == [int(t) for t in given[:next(
+        (i for i, t in enumerate(given) if not t.isdigit()), len(given))]], run.stdout
