@@ -15,7 +15,7 @@ Measured:
 
 * a cached numba kernel: ``import numba`` and the first call of a one-line kernel, loaded by
   numba itself (which refreshes its typing and lowering registries first: the package's
-  kernels skip that, see ``_kernels._tolerant_cache_class``);
+  kernels skip that, see ``_kernels._loading._tolerant_cache_class``);
 * ``nqueens count 12``, ``13``, ``14``, ``15`` and ``16``, ``nqueens count 13 --fundamental``;
 * ``solve(13)`` and ``estimate_count(20, samples=10**5)``;
 * a first script that calls each main feature once (counts of n = 12 and 6, ``solve(8)``, a

@@ -37,7 +37,7 @@ _MODULES = {"api", "checkpoint", "checking", "config", "constraints", "counting"
 def __getattr__(name):
     import importlib
 
-    from ._kernels import interrupts_deferred
+    from ._kernels._loading import interrupts_deferred
 
     if name not in _HOME and name not in _MODULES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

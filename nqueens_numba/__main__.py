@@ -43,8 +43,8 @@ def run():
         status = 0
     if previous is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the process ends: the answer is out
-    kernels = sys.modules.get("nqueens_numba._kernels")
-    if kernels is not None and kernels.compiling() and _is_the_program():
+    loading = sys.modules.get("nqueens_numba._kernels._loading")
+    if loading is not None and loading.compiling() and _is_the_program():
         # An interrupted run leaves its compile running in a thread of its own: end now,
         # rather than wait for it or take numba and LLVM down under it.
         for stream in (sys.stdout, sys.stderr):

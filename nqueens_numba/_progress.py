@@ -11,6 +11,7 @@ import sys
 from contextlib import contextmanager
 
 from . import _kernels
+from ._kernels import _loading
 
 __all__ = ["COUNT_BAR_FORMAT", "significant", "duration", "progress_bar", "cache_directory",
            "compiling_notice", "compiling_quietly", "compile_first", "interruption_says"]
@@ -69,7 +70,7 @@ def _tqdm():
     """``tqdm.auto.tqdm``, imported whole: a Ctrl-C waits for the import (of asyncio, among
     others), which, cut short, would leave every later bar and enumeration of the process
     failing (``NameError: name 'coroutines' is not defined``)."""
-    with _kernels.interrupts_deferred():
+    with _loading.interrupts_deferred():
         from tqdm.auto import tqdm
     return tqdm
 
@@ -129,11 +130,11 @@ def progress_bar(total, initial, desc, unit="subproblem", disable=False, bar_for
 
 def cache_directory():
     """Where numba caches the kernels: the folder of the plainest count's kernel, as the
-    compile notices name it (:func:`nqueens_numba._kernels.cache_of`; it loads numba)."""
+    compile notices name it (:func:`nqueens_numba._kernels._loading.cache_of`; it loads numba)."""
     kernel = _kernels.entry("count_rows")
     path = getattr(getattr(kernel, "_cache", None), "_cache_path",
-                   None) or _kernels.cache_directory()
-    return path + _kernels.not_the_cache_asked(path)
+                   None) or _loading.cache_directory()
+    return path + _loading.not_the_cache_asked(path)
 
 
 @contextmanager
@@ -144,49 +145,50 @@ def compiling_notice(enabled, what):
     first compile of the process says so without naming the feature: see
     :mod:`nqueens_numba._kernels`.)
     """
-    if not enabled or getattr(_kernels.notice, "active", False):
+    if not enabled or getattr(_loading.notice, "active", False):
         yield
         return
-    event = _kernels.numba_module("numba.core.event")
+    event = _loading.numba_module("numba.core.event")
 
     class Notice(event.Listener):
         said = False
 
         def on_start(self, ev):
-            if not self.said and _kernels.is_ours(ev):
+            if not self.said and _loading.is_ours(ev):
                 self.said = True
-                _kernels.said_compiling()
+                _loading.said_compiling()
                 _tqdm().write(  # (a bar may be on: print above it)
                     f"nqueens_numba: compiling kernels for {what} (first use; cached in "
-                    f"{_kernels.cache_of(ev)})", file=_Stderr())
+                    f"{_loading.cache_of(ev)})", file=_Stderr())
 
         def on_end(self, ev):
             pass
 
-    _kernels.notice.active = True
+    _loading.notice.active = True
     try:
         with event.install_listener("numba:compile", Notice()):
             yield
     finally:
-        _kernels.notice.active = False
+        _loading.notice.active = False
 
 
 @contextmanager
 def compiling_quietly():
     """While inside, no line says that numba compiles (a caller's bar says it instead)."""
-    active = getattr(_kernels.notice, "active", False)
-    _kernels.notice.active = True
+    active = getattr(_loading.notice, "active", False)
+    _loading.notice.active = True
     try:
         yield
     finally:
-        _kernels.notice.active = active
+        _loading.notice.active = active
 
 
 def compile_first(call, what, notice=True):
     """Run ``call()``, a kernel call on empty input, before a progress bar starts, so that
     its kernels are compiled (or loaded from numba's cache) now and the bar's rate and ETA
     measure work only; within :func:`compiling_notice` (when ``notice``). The compile runs
-    apart (:func:`nqueens_numba._kernels.apart`): a Ctrl-C stops the wait for it at once."""
+    apart (:func:`nqueens_numba._kernels._loading.apart`): a Ctrl-C stops the wait for it at
+    once."""
     with compiling_notice(notice, what):
-        _kernels.apart(call)
+        _loading.apart(call)
 

@@ -21,6 +21,7 @@ import time
 import numpy as np
 
 from . import _enumerating, _kernels, config
+from ._kernels import _loading
 from ._pieces import pieces_overlap, row_allow
 from ._progress import COUNT_BAR_FORMAT, compile_first, progress_bar
 from .checkpoint import Checkpoint, CheckpointError
@@ -358,7 +359,7 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
         if _kernels.is_loaded(*kernel):
             results = job(split.states)
         else:  # (it may compile the kernel)
-            results = _kernels.apart(lambda: job(split.states))
+            results = _loading.apart(lambda: job(split.states))
         _kernels.mark_loaded(*kernel)
         return results
     # A checkpoint of another count, or one that cannot be written, is refused before

@@ -16,6 +16,7 @@ from functools import partial
 import numpy as np
 
 from . import _breadth, _device, _kernels, _validate, checkpoint, config
+from ._kernels import _loading
 from ._job import SYMMETRIC_RESULTS, CountJob
 from .board import QUEEN, Board
 from .constraints import Constraints
@@ -160,12 +161,11 @@ def split_target(n, n_threads, board=QUEEN):
 
 def _compiling(kernel, *args):
     """``kernel(*args)``, the first call of a prefix kernel, which may compile it: apart
-    (:func:`nqueens_numba._kernels.apart`), so that a Ctrl-C stops the wait at once and
-    leaves numba whole; in place once numba has compiled it (its arguments' types never
-    change)."""
+    (:func:`~nqueens_numba._kernels._loading.apart`: a Ctrl-C stops the wait at once, numba
+    stays whole); in place once compiled (its arguments' types never change)."""
     if getattr(kernel, "signatures", None):
         return kernel(*args)
-    return _kernels.apart(lambda: kernel(*args))
+    return _loading.apart(lambda: kernel(*args))
 
 
 def _too_many(depth, n, low, fits):

@@ -9,6 +9,7 @@ solution is easy for any n: :func:`construct` writes one down in O(n), and
 import numpy as np
 
 from . import _kernels, _validate, config
+from ._kernels import _loading
 from .board import board_of
 from .constraints import check_no_attacks, preplaced_array
 from .enumeration import solve
@@ -290,7 +291,7 @@ def _local_search(n, start, free_rows, seed, steps):
     kernel = _kernels.entry("min_conflicts")
     # compiled (or loaded) apart, on a call that does nothing: then every call of a run is
     # made in this thread, whose random state the run's seed sets
-    _kernels.apart(lambda: kernel(start.copy(), free_rows, seed, 0, *work, 0))
+    _loading.apart(lambda: kernel(start.copy(), free_rows, seed, 0, *work, 0))
     runs = 0
     while True:
         budget = min(steps, per_run)

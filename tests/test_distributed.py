@@ -27,7 +27,10 @@ A002562 = [1, 1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233]
 
 
 def make_cluster(**kwargs):
-    options = dict(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    # (a port of its own: the scheduler's web server takes 8787 by default even without a
+    # dashboard, and warns, which fails the test, when a cluster already runs there)
+    options = dict(n_workers=2, threads_per_worker=1, processes=True,
+                   dashboard_address="127.0.0.1:0")
     return distributed.LocalCluster(**(options | kwargs))
 
 

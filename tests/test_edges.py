@@ -384,20 +384,20 @@ def test_numba_num_threads_read_as_numba_reads_it(monkeypatch):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_a_compile_runs_apart_and_a_ctrl_c_stops_the_wait_at_once():
-    """``_kernels.apart`` runs a call that may compile in a thread of its own: its result or
+    """``_loading.apart`` runs a call that may compile in a thread of its own: its result or
     error comes back; a Ctrl-C stops the wait at once while the call goes on to its end
     (a compile cut short could leave numba failing every later compile); the caller's
     notice of compiling goes with it."""
-    from nqueens_numba import _kernels
+    from nqueens_numba._kernels import _loading
 
-    assert _kernels.apart(lambda: 42) == 42
+    assert _loading.apart(lambda: 42) == 42
     with pytest.raises(ZeroDivisionError):
-        _kernels.apart(lambda: 1 // 0)
-    _kernels.notice.active = True
+        _loading.apart(lambda: 1 // 0)
+    _loading.notice.active = True
     try:
-        assert _kernels.apart(lambda: _kernels.notice.active) is True
+        assert _loading.apart(lambda: _loading.notice.active) is True
     finally:
-        _kernels.notice.active = False
+        _loading.notice.active = False
     ended = threading.Event()
 
     def slow():
@@ -407,10 +407,10 @@ def test_a_compile_runs_apart_and_a_ctrl_c_stops_the_wait_at_once():
     threading.Timer(0.2, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
     start = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
-        _kernels.apart(slow)
+        _loading.apart(slow)
     assert time.monotonic() - start < 1.0 and not ended.is_set()
-    assert _kernels.compiling()
-    assert ended.wait(5) and not _kernels.compiling()
+    assert _loading.compiling()
+    assert ended.wait(5) and not _loading.compiling()
 
 
 @pytest.mark.slow
@@ -513,14 +513,14 @@ def test_a_warning_that_cannot_be_written_does_not_end_the_command(monkeypatch, 
 def test_numba_that_cannot_load_says_so(monkeypatch):
     """LLVM's library not loaded (``ulimit -v``, a broken install) is a RuntimeError that
     names numba, not an OSError the command line took for an unwritable output."""
-    from nqueens_numba import _kernels
+    from nqueens_numba._kernels import _loading
 
     def fail(name):
         raise OSError("Could not find/load shared object file 'libllvmlite.so'")
 
-    monkeypatch.setattr(_kernels.importlib, "import_module", fail)
+    monkeypatch.setattr(_loading.importlib, "import_module", fail)
     with pytest.raises(RuntimeError, match="numba could not be loaded: Could not find"):
-        _kernels.numba_module("numba.not_yet_imported")
+        _loading.numba_module("numba.not_yet_imported")
 
 
 def _cgroups(tmp_path, table, files):
@@ -676,9 +676,10 @@ def test_a_jitclass_compiles_while_the_package_listens_for_its_first_compile(mon
     from numba.experimental import jitclass
 
     from nqueens_numba import _kernels
+    from nqueens_numba._kernels import _loading
 
     _kernels.entry("count_rows")  # (the listener is installed with the first kernel)
-    monkeypatch.setitem(_kernels._first_compile, "said", False)
+    monkeypatch.setitem(_loading._first_compile, "said", False)
 
     @jitclass([("v", int64)])
     class Box:
@@ -686,4 +687,4 @@ def test_a_jitclass_compiles_while_the_package_listens_for_its_first_compile(mon
             self.v = v
 
     assert Box(3).v == 3
-    assert not _kernels._first_compile["said"]  # (not taken for one of the package's)
+    assert not _loading._first_compile["said"]  # (not taken for one of the package's)

@@ -136,7 +136,8 @@ def test_dask_batches_run_on_the_workers_gpus(tmp_path):
 
         _gpu.count_states = counting
         with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                          dashboard_address=None) as cluster, Client(cluster) as client:
+                          dashboard_address="127.0.0.1:0") as cluster, \
+                Client(cluster) as client:
             workers = dist.gpu_workers(client)
             out = [dist.count_solutions(client, 11, device="cuda"),
                    dist.count_solutions(client, 11, device="cuda", fundamental=True),

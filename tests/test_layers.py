@@ -16,7 +16,7 @@ PACKAGE = pathlib.Path(nqueens_numba.__file__).parent
 LAYERS = [
     ["config", "_version"],
     ["_validate", "_docs"],
-    ["_kernels._sizes"],
+    ["_kernels._sizes", "_kernels._loading"],
     ["_kernels._common"],
     ["_kernels.count", "_kernels.enumerate", "_kernels.local_search", "_kernels.trace",
      "_kernels.symmetric_first"],

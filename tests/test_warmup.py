@@ -280,17 +280,17 @@ def test_a_numba_cache_dir_that_cannot_be_used_is_named(monkeypatch, tmp_path):
     written (under a regular file here): the notices naming the cache folder say so."""
     import numba.core.config
 
-    from nqueens_numba import _kernels
+    from nqueens_numba._kernels import _loading
 
     (tmp_path / "file").write_text("")
     asked = str(tmp_path / "file" / "cache")
     monkeypatch.setattr(numba.core.config, "CACHE_DIR", asked)
-    assert _kernels.not_the_cache_asked(os.path.join(asked, "_kernels_x")) == ""
+    assert _loading.not_the_cache_asked(os.path.join(asked, "_kernels_x")) == ""
     elsewhere = str(tmp_path / "__pycache__")
-    assert _kernels.not_the_cache_asked(elsewhere) == (
+    assert _loading.not_the_cache_asked(elsewhere) == (
         f" (NUMBA_CACHE_DIR={asked} could not be used)")
     monkeypatch.setattr(numba.core.config, "CACHE_DIR", "")
-    assert _kernels.not_the_cache_asked(elsewhere) == ""
+    assert _loading.not_the_cache_asked(elsewhere) == ""
     run = subprocess.run([sys.executable, "-m", "nqueens_numba", "warmup"],
                          env={**os.environ, "NUMBA_CACHE_DIR": asked}, capture_output=True,
                          text=True, timeout=600)

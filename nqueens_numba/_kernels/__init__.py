@@ -1,4 +1,5 @@
-"""Every compiled kernel of the package, by family; importing nothing else from the package.
+"""Every compiled kernel of the package, by family, and the table that names them; importing
+nothing else from the package.
 
 =================  ================================================================
 ``_sizes``         the tail sizes and board flags, for the callers too (imports no numba)
@@ -11,6 +12,8 @@
 ``trace``          the search, event by event
 ``estimate``       nodes per depth of the search tree, exactly or by random probes
 ``gpu``            the CUDA kernels of a count (numba-cuda), loaded only for a GPU count
+``_loading``       how they come into a process: numba imported whole, compiles apart
+                   from Ctrl-C, the first compile said, a tolerant cache (no kernels)
 =================  ================================================================
 
 Callers get every kernel from one table, :func:`entry`: ``entry(job, board, constrained)``
@@ -29,17 +32,10 @@ looked up here by name on each :func:`entry` call, so that a test can replace on
 Kernels are cached per source file (``cache=True``): numba does not notice when a helper of
 ``_common`` that a kernel of another file inlines has changed, so after editing ``_common.py``
 remove the ``__pycache__`` folders (or set ``NUMBA_CACHE_DIR`` to a new folder). A cache
-that cannot be written or read costs a compile, not the call (:func:`_tolerate_cache_errors`).
+that cannot be written or read costs a compile, not the call
+(:func:`nqueens_numba._kernels._loading.load`).
 """
-import functools
-import importlib
-import os
-import signal
-import sys
-import threading
-import warnings
-from contextlib import contextmanager, suppress
-
+from . import _loading
 from ._sizes import KNIGHT, STEPS, TAIL_ROWS, TAIL_SOLUTIONS, TORUS
 
 #: The family (module) of each kernel and constant, loaded on first use: importing the
@@ -131,11 +127,8 @@ _ENTRIES = {
     **{(job, 0, False): name for job, name in _ANY_BOARD.items()},
 }
 
-__all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "apart",
-           "cache_directory", "cache_of", "compiling", "entry", "has", "images",
-           "interrupts_deferred", "is_loaded", "is_ours", "is_ready", "loaded_counts",
-           "mark_loaded", "not_the_cache_asked", "notice", "numba_module", "said_compiling",
-           "say"]
+__all__ = ["KNIGHT", "STEPS", "TAIL_ROWS", "TAIL_SOLUTIONS", "TORUS", "entry", "has",
+           "images", "is_loaded", "is_ready", "loaded_counts", "mark_loaded"]
 
 #: The count kernels compiled or loaded in this process, as ``(method, board flag,
 #: constrained)`` (method ``"small"``: the plainest count, ``count_rows``): added by the runs
@@ -154,175 +147,6 @@ def is_loaded(method, flag, constrained):
 def mark_loaded(method, flag, constrained):
     """Record that the count kernel of :func:`is_loaded` ran in this process."""
     loaded_counts.add((method, flag, bool(constrained)))
-
-
-#: Per thread: ``active`` while a caller's own notice (``_progress.compiling_notice``), which
-#: names the feature, is on; the process's first-compile line then stays quiet.
-notice = threading.local()
-
-_first_compile = {"said": False, "installed": False}
-#: Every import of numba by the package, one thread at a time: two threads importing it at
-#: once (two first calls, one with a progress bar) got it half made, and hung in llvmlite's
-#: lock ("partially initialized module 'numba.core.event'").
-_import_lock = threading.RLock()
-
-
-_deferring = {"active": False}
-
-
-@contextmanager
-def interrupts_deferred():
-    """While inside (in the main thread), Ctrl-C waits: numba and the kernels' modules load
-    whole, and the interruption is raised once they have. An import cut short leaves a
-    module half made, after which every later call of the process fails (RecursionError,
-    "module 'numba' has no attribute 'core'", "cannot load module more than once per
-    process"). Nested uses defer once; a SIGINT handler that is not a Python function
-    (ignored, default) is left alone."""
-    if (_deferring["active"] or threading.current_thread() is not threading.main_thread()
-            or not callable(signal.getsignal(signal.SIGINT))):
-        yield
-        return
-    came = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
-    _deferring["active"] = True
-    try:
-        yield
-    finally:
-        _deferring["active"] = False
-        signal.signal(signal.SIGINT, previous)
-    if came:  # (not when the loading failed: its error is raised instead)
-        if previous is signal.default_int_handler:
-            raise KeyboardInterrupt("interrupted while the package loaded (it loaded whole: "
-                                    "the next call works)")
-        previous(came[0], None)
-
-
-def numba_module(name):
-    """The numba module ``name`` (``"numba.core.event"``), imported whole: in one thread at a
-    time (see ``_import_lock``) and with Ctrl-C deferred (:func:`interrupts_deferred`). One
-    imported already is returned without the lock (a compile's listener asks while numba
-    holds its compiler lock: no lock of ours is taken under numba's)."""
-    module = sys.modules.get(name)
-    if module is not None and not getattr(getattr(module, "__spec__", None),
-                                          "_initializing", False):
-        return module
-    with interrupts_deferred(), _import_lock:
-        try:
-            return importlib.import_module(name)
-        except OSError as exc:  # (LLVM's library not loaded: a memory limit, a bad install)
-            raise RuntimeError(f"numba could not be loaded: {exc}") from exc
-
-
-def apart(call):
-    """``call()``, a kernel call that may compile its kernels, run in a thread of its own
-    that the calling thread waits for (in the main thread; elsewhere it runs in place).
-
-    A Ctrl-C stops the wait at once, and the compile goes on to its end in that thread:
-    numba's state stays whole (a compile cut short by an interruption could leave every
-    later compile of the process failing: "AssertionError: eref[...]", "no compiled object
-    yet"), and the kernels are cached for the next call. Returns what ``call`` returns, or
-    raises what it raised.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        return call()
-    active = getattr(notice, "active", False)
-    outcome = {}
-    done = threading.Event()
-
-    def run():
-        notice.active = active  # (the caller's notice of compiling, if any)
-        try:
-            outcome["value"] = call()
-        except BaseException as exc:  # noqa: BLE001 - raised in the calling thread
-            outcome["error"] = exc
-        finally:
-            _running.discard(done)
-            done.set()
-
-    _running.add(done)
-    threading.Thread(target=run, name="nqueens-compile", daemon=True).start()
-    while not done.wait(0.05):  # (a Ctrl-C raises here; not in a join, which it can leave
-        pass                    # marking the thread as ended while it runs)
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
-
-
-_running = set()  # the calls of :func:`apart` not ended
-
-
-def compiling():
-    """Whether a call :func:`apart` left is still running (compiling) in this process."""
-    return bool(_running)
-
-
-def cache_directory():
-    """Where numba caches the kernels: ``NUMBA_CACHE_DIR`` if set, else the ``__pycache__``
-    folder of this package (numba falls back to a user cache folder when that is not
-    writable: :func:`cache_of` names the one it chose)."""
-    return (numba_module("numba.core.config").CACHE_DIR
-            or os.path.join(os.path.dirname(__file__), "__pycache__"))
-
-
-def cache_of(ev):
-    """The folder numba caches the kernel of compile event ``ev`` in: the one its locator
-    chose, else :func:`cache_directory`; with what :func:`not_the_cache_asked` says."""
-    cache = getattr(ev.data.get("dispatcher"), "_cache", None)
-    path = getattr(cache, "_cache_path", None) or cache_directory()
-    return path + not_the_cache_asked(path)
-
-
-def not_the_cache_asked(path):
-    """``" (NUMBA_CACHE_DIR=... could not be used)"`` when that variable is set and numba
-    caches in ``path``, outside it (numba falls back to another folder without a word when
-    the one asked for cannot be made or written), else ``""``."""
-    asked = numba_module("numba.core.config").CACHE_DIR
-    if not asked or os.path.abspath(path).startswith(os.path.abspath(asked) + os.sep):
-        return ""
-    return f" (NUMBA_CACHE_DIR={asked} could not be used)"
-
-
-def is_ours(ev):
-    """Whether compile event ``ev`` is of a kernel of this package."""
-    func = getattr(ev.data.get("dispatcher"), "py_func", None)
-    module = getattr(func, "__module__", None) or ""  # (None: a jitclass's constructor)
-    return module.startswith(__name__.rsplit(".", 1)[0] + ".")
-
-
-def said_compiling():
-    """Record that a line about compiling was printed (the first-compile line is then not)."""
-    _first_compile["said"] = True
-
-
-def say(line):
-    """Print ``line`` on stderr. A notice that cannot be written (stderr closed, full or
-    missing) is dropped: it never stops the call it speaks of."""
-    if sys.stderr is None:
-        return
-    try:
-        print(line, file=sys.stderr, flush=True)
-    except (OSError, ValueError):  # (ValueError: a closed stream)
-        pass
-
-
-def _install_first_compile_notice():
-    """The first kernel of the package that numba compiles in this process (not one loaded
-    from its cache) prints one line on stderr, so that a first call's seconds of compiling
-    are not taken for a hang."""
-    event = numba_module("numba.core.event")
-
-    class Listener(event.Listener):
-        def on_start(self, ev):
-            if (not _first_compile["said"] and not getattr(notice, "active", False)
-                    and is_ours(ev)):
-                _first_compile["said"] = True
-                say(f"nqueens_numba: compiling kernels (first use, seconds; cached in "
-                    f"{cache_of(ev)})")
-
-        def on_end(self, ev):
-            pass
-
-    event.register("numba:compile", Listener())
 
 
 def has(job, board=None, constrained=False):
@@ -367,99 +191,9 @@ def __getattr__(name):
     family = _FAMILY.get(name)
     if family is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    try:
-        with interrupts_deferred(), _import_lock:  # numba and the module load whole
-            if not _first_compile["installed"]:  # before numba compiles anything of ours
-                _install_first_compile_notice()
-                _first_compile["installed"] = True
-            module = importlib.import_module(f".{family}", __name__)
-            _tolerate_cache_errors()
-    except RuntimeError as exc:
-        if "no locator available" not in str(exc):
-            raise
-        raise RuntimeError(f"numba cannot cache the kernels: neither the package folder nor "
-                           f"the user's cache folder is writable ({exc}); set "
-                           f"NUMBA_CACHE_DIR to a writable folder") from None
-    value = getattr(module, name)
+    value = getattr(_loading.load(f"{__name__}.{family}"), name)
     globals()[name] = value
     return value
-
-
-def _tolerate_cache_errors():
-    """Make numba's cache of every kernel loaded so far tolerate what it cannot read or
-    write: a damaged cache file is compiled again (and saved over), a cache that cannot be
-    written (a full disk) leaves the kernel compiled for this process only; each says so once
-    per process in a ``RuntimeWarning``. Without this, either made every later call fail with
-    numba's own error (``UnpicklingError``, ``OSError``) until the cache was removed."""
-    caching = numba_module("numba.core.caching")
-    tolerant = _tolerant_cache_class(caching)
-    for name, module in list(sys.modules.items()):
-        if name.startswith(f"{__name__}.") and name not in _tolerant_modules:
-            for value in list(vars(module).values()):
-                if type(getattr(value, "_cache", None)) is caching.FunctionCache:
-                    value._cache.__class__ = tolerant  # (same state, two methods changed)
-            _tolerant_modules.add(name)
-
-
-@functools.cache
-def _tolerant_cache_class(caching):
-    """The subclass of numba's ``FunctionCache`` that :func:`_tolerate_cache_errors` uses."""
-
-    class TolerantCache(caching.FunctionCache):
-        def load_overload(self, sig, target_context):
-            try:
-                return self._load_whole(sig, target_context)
-            except Exception as exc:  # noqa: BLE001 - damaged: compiled as if not cached
-                _warn_cache_once("read", self._cache_path, exc)
-                try:  # a damaged index: removed, or no save could read it to add to it
-                    self._cache_file._load_index()
-                except Exception:  # noqa: BLE001
-                    with suppress(OSError):
-                        os.unlink(self._cache_file._index_path)
-                return None
-
-        def _load_whole(self, sig, target_context):
-            """numba's ``load_overload`` without its refresh of the typing and lowering
-            registries, which imports a hundred modules of numba (0.15-0.2 s of every warm
-            process's first kernel call, measured by ``benchmarks/bench_startup.py``) that a
-            kernel loaded whole from the cache does not use: what it does use is numba's
-            runtime (the reference counts of its array arguments), started here. A compile
-            refreshes the registries itself (numba's compiler does, each time). A numba
-            without the parts this uses loads its own way."""
-            nrt = sys.modules.get("numba.core.runtime.nrt")  # (imported with numba)
-            start = getattr(getattr(nrt, "rtsys", None), "initialize", None)
-            if not (start and hasattr(self, "_load_overload")
-                    and hasattr(self, "_guard_against_spurious_io_errors")):
-                return super().load_overload(sig, target_context)
-            start(target_context)
-            with self._guard_against_spurious_io_errors():  # (Windows: EACCES -> None)
-                return self._load_overload(sig, target_context)
-
-        def save_overload(self, sig, data):
-            try:
-                super().save_overload(sig, data)
-            except Exception as exc:  # noqa: BLE001 - kept for this process only
-                _warn_cache_once("written", self._cache_path, exc)
-
-    return TolerantCache
-
-
-def _warn_cache_once(failed, path, exc):
-    """Warn, once per process for reads and once for writes, that numba's cache in ``path``
-    could not be ``failed`` ("read", "written")."""
-    if _cache_warned.get(failed):
-        return
-    _cache_warned[failed] = True
-    then = ("the kernels are compiled again and saved over it" if failed == "read" else
-            "the kernels compiled now last for this process only; free space there or set "
-            "NUMBA_CACHE_DIR to another folder")
-    warnings.warn(f"numba's cache of the kernels in {path} could not be "
-                  f"{failed} ({type(exc).__name__}: {exc}): {then}", RuntimeWarning,
-                  stacklevel=2)
-
-
-_cache_warned = {}  # the failures said ("read", "written")
-_tolerant_modules = set()  # the kernel modules whose kernels' caches tolerate failures
 
 
 def __dir__():

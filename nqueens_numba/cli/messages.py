@@ -2,7 +2,7 @@
 options that set them, and the package's warnings as one line on stderr."""
 import re
 
-from .._kernels import say as _say_line
+from .._kernels._loading import say as _say_line
 
 #: Keyword arguments of the API and the options that set them, for error messages.
 _OPTIONS = {"n_threads": "--threads", "prefix_depth": "--prefix-depth",

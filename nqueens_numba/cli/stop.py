@@ -11,7 +11,7 @@ import threading
 import time
 
 from .._files import remove_pending_temporaries, stop_writing
-from .._kernels import say
+from .._kernels._loading import say
 
 #: The signal that ended the run, for the exit status (128 + its number; 130 for Ctrl-C).
 ended_by = {}
