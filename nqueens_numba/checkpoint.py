@@ -202,6 +202,9 @@ class Checkpoint:
         _check_stat(self.path, target)
         if os.path.isdir(target):
             raise CheckpointError(f"checkpoint {self.path!r} is a directory")
+        if os.path.exists(self.path) and not os.path.isfile(self.path):  # (a pipe, a device;
+            # /dev/stdout's link names no path, but the stream behind it is one of those)
+            raise CheckpointError(f"checkpoint {self.path!r} is not a regular file")
         if not os.path.isdir(directory):
             why = (f"{directory!r} is not a directory" if os.path.exists(directory)
                    else f"directory {directory!r} does not exist")

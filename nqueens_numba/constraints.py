@@ -123,14 +123,15 @@ def preplaced_array(preplaced, n):
             queens[row] = col
         return queens
     try:
-        arr = _validate.integer_array(preplaced)
+        arr = _validate.integer_array(preplaced, name="preplaced")
     except TypeError:
-        arr = None
-    if arr is None:
         got = ("a bool among its columns" if _validate.holds_bool(preplaced)
                else f"dtype {np.asarray(preplaced).dtype}")
         raise TypeError(f"preplaced must be a mapping row -> column or an integer array, got "
-                        f"{got}")
+                        f"{got}") from None
+    if arr is None:  # an integer past int64
+        raise ValueError(f"preplaced holds a column past the range of int64, off the {n} x "
+                         f"{n} board: columns must be in 0..{n - 1}, or -1 for a free row")
     if arr.shape != (n,):
         raise ValueError(f"preplaced as an array must have shape ({n},) (-1 for free rows), "
                          f"got {arr.shape}")
@@ -144,7 +145,11 @@ def preplaced_array(preplaced, n):
 
 
 def _check_blocked(blocked, n):
-    arr = np.asarray(blocked)
+    try:
+        arr = np.asarray(blocked)
+    except ValueError:  # (NumPy's words for a ragged list: "inhomogeneous shape")
+        raise ValueError(f"blocked must be a boolean array of shape ({n}, {n}), got rows of "
+                         f"different lengths") from None
     if arr.dtype != np.bool_:
         raise TypeError(f"blocked must be a boolean array (True where no queen may stand), "
                         f"got dtype {arr.dtype}")

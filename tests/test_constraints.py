@@ -102,6 +102,8 @@ def test_impossible_completion_is_empty():
     ({0: -1}, r"\(0, -1\) lies off"),
     (np.array([0, 8, -1, -1, -1, -1, -1, -1]), r"\(1, 8\) lies off"),
     (np.full(7, -1), r"shape \(8,\)"),
+    ([2**70] + [-1] * 7, r"past the range of int64, off the 8 x 8 board"),  # (not a dtype)
+    ([[1, 2], [3]], "preplaced must be .* rows of equal length"),
 ])
 def test_bad_preplaced_values(preplaced, match):
     with pytest.raises(ValueError, match=match):
@@ -123,6 +125,8 @@ def test_bad_preplaced_and_blocked_types():
         nq.count_solutions(8, blocked=np.zeros((8, 8), dtype=int))
     with pytest.raises(ValueError, match=r"shape \(8, 8\)"):
         nq.count_solutions(8, blocked=np.zeros((8, 7), dtype=bool))
+    with pytest.raises(ValueError, match=r"shape \(8, 8\), got rows of different lengths"):
+        nq.count_solutions(8, blocked=[[False] * 8] * 7 + [[False] * 7])
     blocked = np.zeros((8, 8), dtype=bool)
     blocked[2, 5] = True
     with pytest.raises(ValueError, match=r"\(2, 5\) stands on a blocked square"):

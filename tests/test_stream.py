@@ -711,6 +711,22 @@ def test_checkpoint_that_is_a_pipe_is_refused(tmp_path):
         nq.count_solutions(12, checkpoint=pipe)
 
 
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd")
+def test_checkpoint_naming_a_stream_is_refused():
+    """``/dev/stdout`` on a pipe: the link names no path (``pipe:[...]``), but what it opens is
+    no regular file (it was taken for a new file in ``/proc/PID/fd``, and refused as an
+    unwritable directory)."""
+    read, write = os.pipe()
+    try:
+        with pytest.raises(nq.CheckpointError, match="not a regular file"):
+            nq.count_solutions(12, checkpoint=f"/proc/self/fd/{write}")
+        with pytest.raises(nq.CheckpointError, match="not a regular file"):
+            nq.checkpoint.status(f"/proc/self/fd/{read}")
+    finally:
+        os.close(read)
+        os.close(write)
+
+
 def _through_a_pipe(write):
     """What ``write(file)`` sends through a pipe, ``file`` a text stream on its writing end
     (made by ``write`` from the descriptor it is given), read by a thread."""
