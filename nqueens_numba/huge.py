@@ -6,13 +6,15 @@ solution is easy for any n: :func:`construct` writes one down in O(n), and
 ``_min_conflicts``).
 """
 
+import time
+
 import numpy as np
 
 from . import _kernels, _validate, config
 from ._kernels import _loading
 from .board import board_of
-from .constraints import check_no_attacks, preplaced_array
-from .enumeration import solve
+from ._blocks import Cursor
+from .constraints import check_constraints, check_no_attacks, preplaced_array
 
 __all__ = ["construct", "find_solution", "NoCompletionError"]
 
@@ -28,10 +30,15 @@ class NoCompletionError(ValueError):
 RESTART_STEPS = 10_000
 RESTART_STEPS_PER_ROW = 10
 
-#: When local search fails, boards of ``n <= 63`` with at most this many free rows are
-#: searched exhaustively (the bitboard search, stopping at the first completion): it returns
-#: a completion or proves there is none, in about a second at most.
+#: When local search fails, boards of ``n <= 63`` are searched exhaustively (the bitboard
+#: search, stopping at the first completion). With at most this many free rows it runs to
+#: its end, which returns a completion or proves there is none, in about a second at most.
 EXACT_MAX_FREE_ROWS = 16
+#: With more free rows the exhaustive search stops after this many seconds: where local
+#: search fails it often finds a completion at once (n = 63 with the first 30 rows of
+#: ``construct(63)`` pre-placed: local search gave up after 0.04 s, the exhaustive search
+#: found one in 0.002 s), but proving that none exists can take hours.
+EXACT_SECONDS = 2.0
 
 #: Largest board these functions accept (:func:`construct`'s result takes 4 GB there).
 MAX_HUGE_N = 10**9
@@ -200,8 +207,9 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
         (a ``ValueError``) If the pre-placed queens have no completion, proved by the
         exhaustive search (see Notes).
     RuntimeError
-        If the local search found no solution within ``max_steps`` on a board too large
-        for the exhaustive search; the message says what was tried.
+        If no solution was found: by the local search within ``max_steps``, on a board of
+        ``n > 63`` or, with more than 16 free rows, by 2 s of exhaustive search too (see
+        Notes); the message says what was tried.
     MemoryError
         Before it starts, if its arrays (about :data:`FIND_BYTES_PER_ROW` = 85 bytes per
         row) do not fit in the memory available to the process.
@@ -219,9 +227,10 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
     Pre-placed queens never move. A run that has not succeeded after
     ``RESTART_STEPS + RESTART_STEPS_PER_ROW * n`` tries (10,000 + 10 n) is stuck in a local
     minimum, and the search restarts from a new random placement, until ``max_steps`` tries
-    in all. If that fails on a board of ``n <= 63`` with at most ``EXACT_MAX_FREE_ROWS`` (16)
-    free rows, the exhaustive bitboard search (:func:`solve` with ``limit=1``) decides: it
-    returns the first completion in lexicographic order, or proves there is none.
+    in all. If that fails on a board of ``n <= 63``, the exhaustive bitboard search (that of
+    :func:`solve` with ``limit=1``) looks for the first completion in lexicographic order:
+    with at most ``EXACT_MAX_FREE_ROWS`` (16) free rows it decides (a completion, or none),
+    with more it stops after ``EXACT_SECONDS`` (2 s) unless it finds one or ends first.
 
     References
     ----------
@@ -266,12 +275,16 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
     tried = (f"{runs} min-conflicts run{'s' if runs > 1 else ''} ({steps:,} swap tries in "
              f"all, max_steps={steps:,}; a run restarts after "
              f"{RESTART_STEPS + RESTART_STEPS_PER_ROW * n:,})")
-    if n <= config.MAX_N and len(free_rows) <= EXACT_MAX_FREE_ROWS:
-        found = solve(n, limit=1, preplaced=fixed, n_threads=1)
-        if len(found):
-            return found[0].astype(dtype)
-        raise NoCompletionError(f"the pre-placed queens have no completion on a board of "
-                                f"n={n} (an exhaustive search found none)")
+    if n <= config.MAX_N:
+        whole = len(free_rows) <= EXACT_MAX_FREE_ROWS
+        found = _first_completion(n, fixed, None if whole else EXACT_SECONDS)
+        if found is False:
+            raise NoCompletionError(f"the pre-placed queens have no completion on a board of "
+                                    f"n={n} (an exhaustive search found none)")
+        if found is not None:
+            return found.astype(dtype)
+        tried += (f", then {EXACT_SECONDS:g} s of exhaustive search (it runs to its end with "
+                  f"at most {EXACT_MAX_FREE_ROWS} free rows)")
     if preplaced is None or len(free_rows) == n:
         why = "try another seed or a larger max_steps"
     else:
@@ -279,6 +292,22 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
                "NP-complete); try another seed, a larger max_steps, or fewer pre-placed "
                "queens")
     raise RuntimeError(f"no solution of n={n} found after {tried}: {why}")
+
+
+def _first_completion(n, fixed, seconds):
+    """The first completion of the pre-placed queens ``fixed`` (``(n,)`` int64, -1 for free
+    rows; ``n <= 63``) in lexicographic order, by the exhaustive bitboard search: ``(n,)``
+    int8; ``False`` when there is none (the search ended); ``None`` when ``seconds``
+    (``None``: no limit) ran out first."""
+    cursor = Cursor(n, np.zeros(3, dtype=np.int64), 0, check_constraints(n, fixed).allow)
+    out = np.empty((_kernels.TAIL_SOLUTIONS, n), dtype=np.int8)
+    # the first call compiles or loads the kernel, apart (a Ctrl-C stops the wait at once);
+    # then calls of ``config.STEP_BUDGET`` squares each, until found, ended or out of time
+    found = _loading.apart(lambda: cursor.fill(out))
+    end = None if seconds is None else time.monotonic() + seconds
+    while not found and not cursor.done and (end is None or time.monotonic() < end):
+        found = cursor.fill(out)
+    return out[0].copy() if found else False if cursor.done else None
 
 
 def _local_search(n, start, free_rows, seed, steps):

@@ -120,6 +120,21 @@ def test_find_solution_gives_up_clearly():
         nq.find_solution(100, preplaced={0: 0, 50: 2}, seed=1, max_steps=0)
 
 
+def test_find_solution_searches_exhaustively_past_16_free_rows(monkeypatch):
+    """Where local search fails on a board of n <= 63 with many free rows, the exhaustive
+    search finds a completion (it gave up before), and says so when its time runs out."""
+    from nqueens_numba import huge
+
+    preplaced = dict(enumerate(nq.construct(63)[:30].tolist()))  # 33 free rows
+    queens = nq.find_solution(63, preplaced=preplaced, seed=0, max_steps=0)
+    assert nq.is_solution(queens) and all(queens[r] == c for r, c in preplaced.items())
+    np.testing.assert_array_equal(queens, nq.solve(63, preplaced=preplaced, limit=1)[0])
+    monkeypatch.setattr(huge, "EXACT_SECONDS", 0.01)
+    with pytest.raises(RuntimeError, match=r"max_steps=0; .*\), then 0.01 s of exhaustive "
+                                            r"search .*: the pre-placed queens may have no"):
+        nq.find_solution(40, preplaced={0: 0, 1: 2, 2: 4, 3: 1, 4: 3}, seed=1, max_steps=0)
+
+
 @pytest.mark.parametrize("n, preplaced", [
     (7, {0: 0}), (6, {2: 4, 3: 1}), (8, {0: 0}), (9, {4: 4}), (10, {0: 3, 9: 5}),
     (12, {0: 0, 1: 2}), (20, {0: 0, 1: 2, 2: 4}),
