@@ -357,7 +357,9 @@ def estimate_count(n, *, samples=10**7, seed=None, n_threads=None, progress=Fals
 
     The standard error is estimated from the probes' spread in each stratum; the
     distribution of a probe is skewed, so a 95% interval of few probes (below some
-    thousands) covers the true value less often than 95%. It is ``nan`` when it cannot be
+    thousands) covers the true value less often than 95%: over 200 seeds, at n = 16 and 18,
+    84% and 87% of the intervals of 20 samples, 90% and 93% of 100, 93-96% of 300 and of
+    1,000. It is ``nan`` when it cannot be
     estimated: fewer than 2 probes in a stratum, or an estimate of 0 on a board of 4 or more
     rows (every probe died: a fluke of too few probes, not a certainty).
 
