@@ -1,14 +1,16 @@
 """Parallel scaling of count_solutions: measured here, and modelled for bigger machines.
 
-    python benchmarks/bench_scaling.py [--n 15 16 17] [--model-n 18] [--model-threads 16 64]
+    python benchmarks/bench_scaling.py [--n 15 16 17] [--threads 1 2 4 8 16] [--model-n 18]
+                                       [--model-threads 16 64]  (--model-n 0: no model)
     python benchmarks/bench_scaling.py --breakdown 17 [--threads 1 8 16] [--method halving]
                                        [--kind queens|torus|superqueen|blocked]
     python benchmarks/bench_scaling.py --emulate 17 [--threads 16 64] [--times /tmp/t]
     python benchmarks/bench_scaling.py --cores 17 [--threads 1 8 16] [--seconds 2]
     python benchmarks/bench_scaling.py --estimate 20 [--threads 1 8 16] [--samples 10000000]
 
-1. Speed-up of ``count_solutions(n)`` from 1 thread to all of numba's threads (best of
-   ``--repeat``), and the cost of ``progress=True``.
+1. Speed-up of ``count_solutions(n)`` on each of ``--threads`` (default 1, 2, 4, ... up to
+   all of numba's threads) over the first (best of ``--repeat``), its efficiency (speed-up
+   over threads), and the cost of ``progress=True`` on the most threads.
 2. For ``--model-n``, the time of every subproblem of the split that a machine with
    ``max(--model-threads)`` threads would use, measured one by one on this machine (all
    threads busy, as in a real run). From them: the largest subproblem's share of the work,
@@ -420,7 +422,8 @@ def main():
     parser.add_argument("--breakdown", type=int, metavar="N",
                         help="print where the threads' time goes in a count of N")
     parser.add_argument("--threads", type=int, nargs="+",
-                        help="thread counts of --breakdown (default 1, 2, 4, ... all)")
+                        help="thread counts of the speed-ups, --breakdown, --cores and "
+                             "--estimate (default 1, 2, 4, ... all)")
     parser.add_argument("--method", choices=_split.METHODS,
                         help="the count's method (default: the count's own choice)")
     parser.add_argument("--kind", choices=("queens", "torus", "superqueen", "blocked"),
@@ -455,17 +458,25 @@ def main():
         return breakdown(args.breakdown, args.method, counts, args.repeat, args.kind)
     if args.estimate is not None:
         return estimate(args.estimate, counts, args.samples, args.repeat)
-    print(f"1. measured on this machine ({most} threads)")
-    print(f"{'n':>3} {'1 thread s':>11} {f'{most} threads s':>12} {'speed-up':>9} "
+    print(f"1. measured on this machine ({most} threads; best of {args.repeat})")
+    print(f"{'n':>3} {'threads':>7} {'wall s':>8} {'speed-up':>8} {'efficiency':>10} "
           f"{'with progress s':>16} {'progress cost':>14}")
     for n in args.n:
-        t1, c1 = best(lambda: nq.count_solutions(n, n_threads=1), args.repeat)
-        tn, cn = best(lambda: nq.count_solutions(n, n_threads=most), args.repeat)
-        tp, cp = best(lambda: nq.count_solutions(n, n_threads=most, progress=True),
-                      args.repeat)
-        assert c1 == cn == cp
-        print(f"{n:>3} {t1:>11.3f} {tn:>12.3f} {t1 / tn:>9.2f} {tp:>16.3f} "
-              f"{(tp / tn - 1) * 100:>13.1f}%")
+        base = expected = None
+        for t in counts:
+            wall, count = best(lambda: nq.count_solutions(n, n_threads=t), args.repeat)
+            if base is None:
+                base, expected = wall, count
+            assert count == expected
+            line = f"{n:>3} {t:>7} {wall:>8.3f} {base / wall:>8.2f} {base / (t * wall):>10.1%}"
+            if t == counts[-1]:
+                shown, count = best(lambda: nq.count_solutions(n, n_threads=t, progress=True),
+                                    args.repeat)
+                assert count == expected
+                line += f" {shown:>16.3f} {(shown / wall - 1) * 100:>13.1f}%"
+            print(line)
+    if not args.model_n:
+        return
 
     n = args.model_n
     threads = max(args.model_threads)

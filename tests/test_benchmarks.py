@@ -16,13 +16,15 @@ BENCHMARKS = pathlib.Path(__file__).parent.parent / "benchmarks"
                                   ["--cores", "13", "--threads", "1", "3", "--seconds", "0.05",
                                    "--kind", "blocked"],
                                   ["--estimate", "13", "--threads", "1", "2", "--samples",
-                                   "1000"]])
+                                   "1000"],
+                                  ["--n", "13", "--threads", "1", "2", "--model-n", "0"]])
 def test_the_scaling_benchmarks_modes_run(mode):
     run = subprocess.run([sys.executable, str(BENCHMARKS / "bench_scaling.py"), *mode,
                           "--repeat", "1"], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]
     rows = [line.split() for line in run.stdout.splitlines()]
-    threads = [int(row[0]) for row in rows if row and row[0].isdigit()]
+    column = 1 if mode[0] == "--n" else 0  # (the speed-ups' rows start with n)
+    threads = [int(row[column]) for row in rows if row and row[0].isdigit()]
     given = mode[mode.index("--threads") + 1:]
     assert threads == [int(t) for t in given[:next(
         (i for i, t in enumerate(given) if not t.isdigit()), len(given))]], run.stdout
