@@ -13,6 +13,7 @@ from . import (_blocks, _breadth, _docs, _enumerating, _kernels, _pool, _progres
 from .board import QUEEN, board_of
 from .constraints import check_constraints
 from .render import to_boards
+from .render.text import check_text_memory
 
 __all__ = ["solve", "boards", "fundamental_solutions"]
 
@@ -295,7 +296,9 @@ def boards(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blo
     Parameters
     ----------
     n, limit, n_threads, max_bytes, preplaced, blocked, piece, torus
-        As in :func:`solve` (``max_bytes`` bounds the solution array, not the strings).
+        As in :func:`solve`; ``max_bytes`` bounds the boards' strings too (about
+        ``n * (3 * n + 64)`` bytes a board: 1 KB at n = 14, 77 times its row of
+        :func:`solve`).
 
     Returns
     -------
@@ -307,6 +310,10 @@ def boards(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blo
     ------
     TypeError, ValueError
         As :func:`solve`.
+    MemoryError
+        As :func:`solve`, or if the strings would not fit in ``max_bytes`` or the memory
+        available: before the search where the number of boards is known (a limit, or a
+        board without constraints), else once the solutions are found.
 
     See Also
     --------
@@ -317,8 +324,16 @@ def boards(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blo
     >>> boards(4)
     [['.Q..', '...Q', 'Q...', '..Q.'], ['..Q.', 'Q...', '...Q', '.Q..']]
     """
-    return to_boards(solve(n, limit=limit, n_threads=n_threads, max_bytes=max_bytes,
-                           preplaced=preplaced, blocked=blocked, piece=piece, torus=torus))
+    order, most = _validate.board_order(n), _validate.limit(limit)
+    if preplaced is None and blocked is None:  # (else known once solved)
+        total = board_of(piece, torus).totals.get(order)
+        most = total if most is None else most if total is None else min(most, total)
+    if most is not None:
+        check_text_memory(most, order, _validate.max_bytes(max_bytes))
+    sols = solve(n, limit=limit, n_threads=n_threads, max_bytes=max_bytes,
+                 preplaced=preplaced, blocked=blocked, piece=piece, torus=torus)
+    check_text_memory(len(sols), order, _validate.max_bytes(max_bytes))
+    return to_boards(sols)
 
 
 @_docs.fill

@@ -186,6 +186,26 @@ def test_boards_leetcode():
     assert nq.boards(8, limit=1) == [nq.format_board(nq.solve(8)[0])]
 
 
+def test_boards_bound_their_strings_before_the_search(monkeypatch):
+    """``max_bytes`` bounds the boards' strings (77 times the solutions' array at n = 14),
+    checked before the search where the number of boards is known."""
+    from nqueens_numba import enumeration
+
+    text = 92 * 8 * (3 * 8 + 64)  # n = 8: 92 boards of 8 rows (render.text's sizes)
+    assert len(nq.boards(8, max_bytes=text)) == 92
+    with pytest.raises(MemoryError, match="92 boards of n=8 would take about 64,768 bytes"):
+        nq.boards(8, max_bytes=text - 1)  # (the solutions' array alone: 736 bytes)
+    monkeypatch.setattr(enumeration, "solve", lambda *args, **kwargs: pytest.fail("searched"))
+    for n, kwargs in [(16, {}), (16, dict(limit=10**6)), (12, dict(torus=False))]:
+        with pytest.raises(MemoryError, match=rf"boards of n={n} would take .* as strings, "
+                                              r"more than max_bytes=100,000"):
+            nq.boards(n, max_bytes=10**5, **kwargs)
+    monkeypatch.undo()
+    with pytest.raises(MemoryError, match="as strings"):  # (constrained: counted first)
+        nq.boards(12, preplaced={0: 1}, max_bytes=10**5)
+    assert len(nq.boards(12, preplaced={0: 1}, limit=3, max_bytes=10**5)) == 3
+
+
 # --------------------------------------------------------------------------- is_solution
 
 
