@@ -257,9 +257,15 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
         _validate.result_size(n, min(limit, _enumerating.most_solutions(n, cons)), max_bytes,
                               _enumerating.keywords(board, cons))
     call = f"{n}{_enumerating.keywords(board, cons)}"
+    instead = (f"iter_solutions({call}) streams the solutions, and save_solutions(path, "
+               f"{call}) writes them, as they come")
+    if limit is not None and board.plain and (cons is None or not cons.blocked.any()):
+        # (the first solutions of a large board can take long to reach in order)
+        instead = (f"find_solution({call}) finds one solution in milliseconds, not the first "
+                   f"in order; " + instead)
     with _progress.interruption_says(
-            f"solve({call}) interrupted: nothing is returned (iter_solutions({call}) streams "
-            f"the solutions, and save_solutions(path, {call}) writes them, as they come)"):
+            f"solve({call}{'' if limit is None else f', limit={limit}'}) interrupted: nothing "
+            f"is returned ({instead})"):
         return _solve(n, limit, n_threads, max_bytes, cons, board, progress)
 
 

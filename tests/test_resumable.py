@@ -309,6 +309,27 @@ def test_interrupted_estimates_profiles_and_streams_say_what_they_kept(monkeypat
         call()
 
 
+def test_an_interrupted_solve_with_a_limit_points_to_find_solution(monkeypatch):
+    """(The first solutions of a large board in order can take minutes, which streaming does
+    not shorten: it pointed only to ``iter_solutions`` and ``save_solutions``.)"""
+    from nqueens_numba import enumeration
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(enumeration, "_solve_first", interrupted)
+    with pytest.raises(KeyboardInterrupt, match=r"^solve\(40, limit=1\) interrupted: nothing "
+                                                r"is returned \(find_solution\(40\) finds"):
+        nq.solve(40, limit=1)
+    with pytest.raises(KeyboardInterrupt, match=r"^solve\(40, preplaced=\.\.\., limit=2\) "
+                                                r".*\(find_solution\(40, preplaced=\.\.\.\)"):
+        nq.solve(40, limit=2, preplaced={0: 3})
+    with pytest.raises(KeyboardInterrupt, match=r"^solve\(41, torus=True, limit=1\) "
+                                                r"interrupted: nothing is returned "
+                                                r"\(iter_solutions"):
+        nq.solve(41, limit=1, torus=True)  # (find_solution has no torus)
+
+
 def test_a_count_interrupted_while_its_kernels_load_says_so(monkeypatch):
     """(A Ctrl-C in a count's first milliseconds, while its plan loads the kernels, raised
     a KeyboardInterrupt without words.)"""
