@@ -142,6 +142,7 @@ def test_trace_view_prints_as_a_text_board():
         assert lines[0] == view.describe(step) and len(lines) == 7
         placement = view.placement(step)
         assert [row.find("Q") for row in lines[1:]] == placement.tolist()
+        assert placement.dtype == nq.solve(6).dtype  # (one dtype for every placement)
     assert repr(nq.TraceView(nq.trace(6)[:0], 6)) == "(empty trace)"
 
 

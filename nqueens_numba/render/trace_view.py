@@ -92,8 +92,9 @@ class TraceView:
         metadata = events.dtype.metadata or {}
         self.board = (metadata.get("piece", "queen"), metadata.get("torus", False))
         self.cell = auto_cell(n, 360) if cell is None else check_cell(cell)
-        self._placements = np.full((len(events), n), -1, dtype=np.int64)
-        current = np.full(n, -1, dtype=np.int64)
+        dtype = _validate.placement_dtype(n)  # (the package's placements' one dtype)
+        self._placements = np.full((len(events), n), -1, dtype=dtype)
+        current = np.full(n, -1, dtype=dtype)
         for k, event in enumerate(events):  # the placement after each event, replayed once
             if event["kind"] == "place":
                 current[event["row"]] = event["column"]
@@ -123,7 +124,8 @@ class TraceView:
         return len(self.events)
 
     def placement(self, step):
-        """The placement after event ``step``: ``(n,)`` int64, -1 for rows without a queen."""
+        """The placement after event ``step``: ``(n,)``, int8 (the dtype of every placement
+        of the package), -1 for rows without a queen."""
         return self._placements[self._check_step(step)].copy()
 
     def describe(self, step):
