@@ -131,21 +131,20 @@ def board_order(n):
 def max_threads():
     """The most threads a call may use: ``NUMBA_NUM_THREADS``, read as numba reads it but
     without importing numba (which a small board does not need): the environment variable,
-    else the CPUs this process may run on (also when the variable is not an integer, which
-    numba ignores with a warning). ``ValueError`` for a variable below 1, which numba
-    refuses when imported."""
+    else the CPUs this process may run on. ``ValueError`` for a variable that is not an
+    integer of 1 or more (numba refuses one below 1 when imported, and ignores one that is
+    no integer with a warning of its own, which a small board never showed)."""
     value = os.environ.get("NUMBA_NUM_THREADS", "").strip()
-    if value:
-        try:
-            threads = int(value)
-        except ValueError:  # numba warns and takes the CPUs: so do we
-            threads = None
-        if threads is not None:
-            if threads < 1:  # numba refuses it when imported
-                raise ValueError(f"the environment variable NUMBA_NUM_THREADS must be 1 or "
-                                 f"more, got {value!r}")
-            return threads
-    return _CPUS
+    if not value:
+        return _CPUS
+    try:
+        threads = int(value)
+    except ValueError:
+        threads = 0
+    if threads < 1:
+        raise ValueError(f"the environment variable NUMBA_NUM_THREADS must be an integer, 1 "
+                         f"or more, got {value!r}")
+    return threads
 
 
 #: The CPUs this process may run on, read once (as numba reads them when imported).
