@@ -26,12 +26,16 @@ COUNT_BAR_FORMAT = ("{desc}: {percentage:5.1f}%|{bar}| {n:,.2f}/{total:,.0f} "
 @contextmanager
 def interruption_says(message):
     """A ``KeyboardInterrupt`` raised inside, without words of its own, gets ``message``
-    (what the call kept or did not); one that has them (a count's, a load's) keeps them."""
+    (what the call kept or did not); one that has them (a count's, a load's) keeps them.
+    Advice in parentheses at the end of ``message`` (how to take less time) gives way to what
+    was happening when the call was stopped while its kernels compiled (it did no work yet)."""
     try:
         yield
     except KeyboardInterrupt as exc:
         if exc.args:
             raise
+        if _loading.compiling() and message.endswith(")") and " (" in message:
+            message = message[:message.rindex(" (")] + " (stopped while its kernels compiled)"
         raise KeyboardInterrupt(message) from None
 
 

@@ -309,6 +309,28 @@ def test_interrupted_estimates_profiles_and_streams_say_what_they_kept(monkeypat
         call()
 
 
+def test_an_estimate_interrupted_while_it_compiles_says_so(monkeypatch):
+    """(It advised fewer samples, when no sample had been drawn: the time went to compiling.)"""
+    from nqueens_numba import _progress
+    from nqueens_numba._kernels import _loading
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_pool, "Crew", interrupted)
+    monkeypatch.setattr(_loading, "compiling", lambda: True)
+    with pytest.raises(KeyboardInterrupt, match=r"^estimate_count\(14\) interrupted: nothing "
+                                                r"is returned \(stopped while its kernels "
+                                                r"compiled\)$"):
+        nq.estimate_count(14, samples=10**5)
+    with pytest.raises(KeyboardInterrupt, match=r"^solve\(16, limit=2\) interrupted: nothing "
+                                                r"is returned \(stopped while its kernels"):
+        with _progress.interruption_says("solve(16, limit=2) interrupted: nothing is returned "
+                                         "(find_solution(16) finds one; iter_solutions(16) "
+                                         "streams them)"):
+            raise KeyboardInterrupt
+
+
 def test_an_interrupted_solve_with_a_limit_points_to_find_solution(monkeypatch):
     """(The first solutions of a large board in order can take minutes, which streaming does
     not shorten: it pointed only to ``iter_solutions`` and ``save_solutions``.)"""
