@@ -129,7 +129,13 @@ def progress_bar(total, initial, desc, unit="subproblem", disable=False, bar_for
             return text
 
     return Bar(total=total, initial=initial, unit=unit, desc=desc, mininterval=0.2,
-               disable=disable or sys.stderr is None, bar_format=bar_format, file=_Stderr())
+               disable=disable or sys.stderr is None, bar_format=bar_format, file=_Stderr(),
+               unit_scale=unit in _SCALED_UNITS)
+
+
+#: The units of bars that count to millions and more, shown with SI prefixes (``210k/14.8M
+#: [..., 1.04Msolution/s]``, not ``210387/14772512 [..., 1041160.24solution/s]``).
+_SCALED_UNITS = {"solution", "probe"}
 
 
 def cache_directory():
