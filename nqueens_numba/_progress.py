@@ -118,6 +118,8 @@ def progress_bar(total, initial, desc, unit="subproblem", disable=False, bar_for
 
         @staticmethod
         def format_meter(n, total, elapsed, rate=None, initial=0, **kwargs):
+            if kwargs.get("unit_scale") and max(n, total or 0) < _SCALED_FROM:
+                kwargs["unit_scale"] = False  # (5/5, not 5.00/5.00)
             text = tqdm.format_meter(n, total, elapsed, rate=rate, initial=initial, **kwargs)
             if rate is None and elapsed:
                 rate = (n - initial) / elapsed
@@ -133,9 +135,11 @@ def progress_bar(total, initial, desc, unit="subproblem", disable=False, bar_for
                unit_scale=unit in _SCALED_UNITS)
 
 
-#: The units of bars that count to millions and more, shown with SI prefixes (``210k/14.8M
-#: [..., 1.04Msolution/s]``, not ``210387/14772512 [..., 1041160.24solution/s]``).
+#: The units of bars that count to millions and more, shown with SI prefixes from
+#: ``_SCALED_FROM`` (``210k/14.8M [..., 1.04Msolution/s]``, not ``210387/14772512 [...,
+#: 1041160.24solution/s]``).
 _SCALED_UNITS = {"solution", "probe"}
+_SCALED_FROM = 10_000
 
 
 def cache_directory():

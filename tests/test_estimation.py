@@ -161,7 +161,7 @@ def test_progress_bar(capsys):
     est = nq.estimate_count(14, samples=100_000, seed=5, progress=True)
     assert est == nq.estimate_count(14, samples=100_000, seed=5)
     err = capsys.readouterr().err
-    assert "estimate n=14" in err and "100000/100000" in err
+    assert "estimate n=14" in err and "100k/100k" in err and "probe/s" in err
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
