@@ -12,6 +12,7 @@ searches but the kernels that enumerate prefixes.
 """
 from dataclasses import dataclass, replace
 from functools import partial
+from itertools import takewhile
 
 import numpy as np
 
@@ -171,9 +172,8 @@ def _compiling(kernel, *args):
 def _too_many(depth, n, low, fits):
     """The error of a ``prefix_depth`` that makes too many subproblems, naming the deepest
     one from ``low`` up that does not (``fits(d)``: whether ``d`` rows make at most
-    ``config.MAX_SUBPROBLEMS``; tried from ``depth - 1`` down, each call bounded by that
-    limit)."""
-    deepest = next((d for d in range(depth - 1, low - 1, -1) if fits(d)), None)
+    ``config.MAX_SUBPROBLEMS``; tried up from ``low``: one bounded call of a depth too deep)."""
+    deepest = max(takewhile(fits, range(low, depth)), default=None)
     return ValueError(f"prefix_depth={depth} makes more than {config.MAX_SUBPROBLEMS:,} "
                       f"subproblems for n={n} (config.MAX_SUBPROBLEMS); choose a smaller "
                       f"prefix_depth" + ("" if deepest is None else
