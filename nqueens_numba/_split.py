@@ -160,15 +160,6 @@ def split_target(n, n_threads, board=QUEEN):
 # --------------------------------------------------------------------------- the prefixes
 
 
-def _compiling(kernel, *args):
-    """``kernel(*args)``, the first call of a prefix kernel, which may compile it: apart
-    (:func:`~nqueens_numba._kernels._loading.apart`: a Ctrl-C stops the wait at once, numba
-    stays whole); in place once compiled (its arguments' types never change)."""
-    if getattr(kernel, "signatures", None):
-        return kernel(*args)
-    return _loading.apart(lambda: kernel(*args))
-
-
 def _too_many(depth, n, low, fits):
     """The error of a ``prefix_depth`` that makes too many subproblems, naming the deepest
     one from ``low`` up that does not (``fits(d)``: whether ``d`` rows make at most
@@ -195,14 +186,14 @@ def prefixes(n, first_limit, allow, target, prefix_depth=None, board=QUEEN, shal
     allow = no_constraints(n) if allow is None else allow
     most = config.MAX_SUBPROBLEMS
     if prefix_depth is not None:
-        states, found = _compiling(kernel, n, prefix_depth, first_limit, allow, most)
+        states, found = _loading.first_call(kernel, n, prefix_depth, first_limit, allow, most)
         if found > most:
             raise _too_many(prefix_depth, n, _depth_range(n, "halving")[0],
                             lambda d: kernel(n, d, first_limit, allow, most)[1] <= most)
         return states, prefix_depth
     deepest = min(_depth_range(n, "halving")[1], config.MAX_SPLIT_DEPTH)
     depth = shallowest
-    states, found = _compiling(kernel, n, depth, first_limit, allow, most)
+    states, found = _loading.first_call(kernel, n, depth, first_limit, allow, most)
     while len(states) < target and depth < deepest:
         deeper, found = kernel(n, depth + 1, first_limit, allow, most)
         if found > most:
@@ -224,7 +215,7 @@ def _symmetric_prefixes(n, target, prefix_depth=None, board=QUEEN):
     if prefix_depth is not None:
         low = high = prefix_depth
     kernel, most = _kernels.entry("symmetric_prefixes", board), config.MAX_SUBPROBLEMS
-    states, depth, found = _compiling(kernel, n, low, high, target, most)
+    states, depth, found = _loading.first_call(kernel, n, low, high, target, most)
     if found > most:
         raise _too_many(depth, n, _depth_range(n, "symmetric")[0],
                         lambda d: kernel(n, d, d, 0, most)[2] <= most)

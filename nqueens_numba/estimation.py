@@ -9,6 +9,7 @@ from typing import NamedTuple, Union
 import numpy as np
 
 from . import _enumerating, _kernels, _split, _validate, config
+from ._kernels import _loading
 from ._pool import run_chunks
 from ._progress import compile_first, interruption_says, progress_bar
 from .board import QUEEN, Board, board_of
@@ -179,7 +180,7 @@ def probe_plan(n, samples, board=QUEEN):
         if k > 1 and n - k - config.ESTIMATE_RANDOM_ROWS < _estimate_tail(n):
             break  # (a row from the exact tail: a worse estimate, see the docstring)
         room = samples // config.ESTIMATE_PROBES_PER_STRATUM
-        deeper, found = prefixes(n, k, first_limit, full, room)
+        deeper, found = _loading.first_call(prefixes, n, k, first_limit, full, room)
         if found == 0 or found * config.ESTIMATE_PROBES_PER_STRATUM > samples:
             break  # (none: no solutions, which the probes of the shallower strata find)
         states, depth = deeper, k

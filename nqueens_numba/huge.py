@@ -11,9 +11,10 @@ import time
 import numpy as np
 
 from . import _kernels, _validate, config
-from ._kernels import _loading
-from .board import board_of
 from ._blocks import Cursor
+from ._kernels import _loading
+from ._progress import interruption_says
+from .board import board_of
 from .constraints import check_constraints, check_no_attacks, preplaced_array
 
 __all__ = ["construct", "find_solution", "NoCompletionError"]
@@ -269,9 +270,19 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
     start[free_rows] = np.flatnonzero(~used)  # any permutation; the search shuffles it
     if len(free_rows) == 0 or n == 1:
         return start.astype(dtype)
+    if n <= config.MAX_N:
+        _check_completable(n, fixed)
+    call = f"find_solution({n}{'' if preplaced is None else ', preplaced=...'})"
+    with interruption_says(f"{call} interrupted: nothing is returned"):
+        return _search(n, fixed, start, free_rows, seed, steps, preplaced is None).astype(dtype)
+
+
+def _search(n, fixed, start, free_rows, seed, steps, free):
+    """:func:`find_solution` of validated arguments (``start``: a permutation keeping the
+    pre-placed queens ``fixed``; ``free``: none were given): ``(n,)`` placement."""
     queens, runs = _local_search(n, start, free_rows, seed, steps)
     if queens is not None:
-        return queens.astype(dtype)
+        return queens
     tried = (f"{runs} min-conflicts run{'s' if runs > 1 else ''} ({steps:,} swap tries in "
              f"all, max_steps={steps:,}; a run restarts after "
              f"{RESTART_STEPS + RESTART_STEPS_PER_ROW * n:,})")
@@ -282,10 +293,10 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
             raise NoCompletionError(f"the pre-placed queens have no completion on a board of "
                                     f"n={n} (an exhaustive search found none)")
         if found is not None:
-            return found.astype(dtype)
+            return found
         tried += (f", then {EXACT_SECONDS:g} s of exhaustive search (it runs to its end with "
                   f"at most {EXACT_MAX_FREE_ROWS} free rows)")
-    if preplaced is None or len(free_rows) == n:
+    if free or len(free_rows) == n:
         why = "try another seed or a larger max_steps"
     else:
         why = ("the pre-placed queens may have no completion (n-queens completion is "
@@ -294,16 +305,37 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
     raise RuntimeError(f"no solution of n={n} found after {tried}: {why}")
 
 
+def _check_completable(n, fixed):
+    """``NoCompletionError`` where the pre-placed queens ``fixed`` (``n <= 63``) leave a free
+    row without a square, or a free column that no free row can take: no search needed."""
+    allow = check_constraints(n, fixed).allow
+    free = np.flatnonzero(fixed < 0)
+    empty = free[allow[free] == 0]
+    if len(empty):
+        raise NoCompletionError(f"the pre-placed queens have no completion on a board of n={n}: "
+                                f"they attack every square of row {int(empty[0])}")
+    taken = int(np.bitwise_or.reduce(allow[free])) if len(free) else 0
+    used = np.zeros(n, dtype=bool)
+    used[fixed[fixed >= 0]] = True
+    lost = [c for c in np.flatnonzero(~used).tolist() if not taken >> c & 1]
+    if lost:
+        raise NoCompletionError(f"the pre-placed queens have no completion on a board of n={n}: "
+                                f"they attack every free row's square of column {lost[0]}")
+
+
 def _first_completion(n, fixed, seconds):
     """The first completion of the pre-placed queens ``fixed`` (``(n,)`` int64, -1 for free
     rows; ``n <= 63``) in lexicographic order, by the exhaustive bitboard search: ``(n,)``
     int8; ``False`` when there is none (the search ended); ``None`` when ``seconds``
     (``None``: no limit) ran out first."""
-    cursor = Cursor(n, np.zeros(3, dtype=np.int64), 0, check_constraints(n, fixed).allow)
     out = np.empty((_kernels.TAIL_SOLUTIONS, n), dtype=np.int8)
-    # the first call compiles or loads the kernel, apart (a Ctrl-C stops the wait at once);
+
+    def start():  # (compiles or loads its kernels: apart, so a Ctrl-C stops the wait at once)
+        cursor = Cursor(n, np.zeros(3, dtype=np.int64), 0, check_constraints(n, fixed).allow)
+        return cursor, cursor.fill(out)
+
     # then calls of ``config.STEP_BUDGET`` squares each, until found, ended or out of time
-    found = _loading.apart(lambda: cursor.fill(out))
+    cursor, found = _loading.apart(start)
     end = None if seconds is None else time.monotonic() + seconds
     while not found and not cursor.done and (end is None or time.monotonic() < end):
         found = cursor.fill(out)

@@ -412,6 +412,33 @@ def test_a_compile_runs_apart_and_a_ctrl_c_stops_the_wait_at_once():
     assert ended.wait(5) and not _loading.compiling()
 
 
+def test_first_calls_of_estimates_and_completions_compile_apart(monkeypatch):
+    """An estimate's prefixes and a completion's exhaustive search may compile: in a thread
+    of their own (they compiled in the calling thread, where a Ctrl-C was lost in llvmlite
+    or left a warning about the cache's free space)."""
+    from nqueens_numba import _blocks, _kernels, huge
+    from nqueens_numba._kernels import _loading
+
+    through = []
+    real = _loading.first_call
+    monkeypatch.setattr(_loading, "first_call",
+                        lambda kernel, *args: through.append(kernel) or real(kernel, *args))
+    assert nq.estimate_count(12, samples=1000, seed=1).value > 0
+    assert _kernels.entry("prefixes") in through
+    threads = []
+    start = _blocks.Cursor.__init__
+
+    def spy(self, *args, **kwargs):
+        threads.append(threading.current_thread() is threading.main_thread())
+        start(self, *args, **kwargs)
+
+    monkeypatch.setattr(_blocks.Cursor, "__init__", spy)
+    monkeypatch.setattr(huge, "EXACT_SECONDS", 0.01)
+    with pytest.raises(RuntimeError, match="exhaustive search"):
+        nq.find_solution(40, preplaced={0: 0, 1: 2, 2: 4, 3: 1, 4: 3}, seed=1, max_steps=0)
+    assert threads == [False]  # (apart: not in the calling, main thread)
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_stops_the_first_enumeration_while_it_compiles(tmp_path):

@@ -135,6 +135,35 @@ def test_find_solution_searches_exhaustively_past_16_free_rows(monkeypatch):
         nq.find_solution(40, preplaced={0: 0, 1: 2, 2: 4, 3: 1, 4: 3}, seed=1, max_steps=0)
 
 
+def test_an_interrupted_find_solution_says_so(monkeypatch):
+    """(Its KeyboardInterrupt had no words.)"""
+    from nqueens_numba import huge
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(huge, "_local_search", interrupted)
+    with pytest.raises(KeyboardInterrupt, match=r"^find_solution\(1000, preplaced=\.\.\.\) "
+                                                r"interrupted: nothing is returned$"):
+        nq.find_solution(1000, preplaced={0: 5})
+    with pytest.raises(KeyboardInterrupt, match=r"^find_solution\(40\) interrupted"):
+        nq.find_solution(40)
+
+
+@pytest.mark.parametrize("n, preplaced, match", [
+    (40, {16: 4, 3: 18, 34: 16, 36: 21, 8: 15, 27: 13, 21: 10, 5: 7, 37: 12, 15: 19, 12: 25,
+          17: 31, 19: 37, 39: 20, 14: 38, 6: 9, 26: 32}, "every square of row 20"),
+    (8, {1: 2, 5: 5, 4: 1}, "every free row's square of column 3"),
+])
+def test_find_solution_sees_a_row_or_column_left_without_squares(n, preplaced, match):
+    """(With 23 free rows, no seed could succeed, yet it said to try another after 2 s of
+    search; the row or column left without a square proves there is no completion.)"""
+    with pytest.raises(nq.NoCompletionError, match=match):
+        nq.find_solution(n, preplaced=preplaced, seed=1)
+    if n == 8:  # (the count agrees)
+        assert nq.count_solutions(n, preplaced=preplaced) == 0
+
+
 @pytest.mark.parametrize("n, preplaced", [
     (7, {0: 0}), (6, {2: 4, 3: 1}), (8, {0: 0}), (9, {4: 4}), (10, {0: 3, 9: 5}),
     (12, {0: 0, 1: 2}), (20, {0: 0, 1: 2, 2: 4}),

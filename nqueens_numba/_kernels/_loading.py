@@ -22,9 +22,9 @@ import threading
 import warnings
 from contextlib import contextmanager, suppress
 
-__all__ = ["apart", "cache_directory", "cache_of", "compiling", "interrupts_deferred",
-           "is_ours", "load", "not_the_cache_asked", "notice", "numba_module",
-           "said_compiling", "say"]
+__all__ = ["apart", "cache_directory", "cache_of", "compiling", "first_call",
+           "interrupts_deferred", "is_ours", "load", "not_the_cache_asked", "notice",
+           "numba_module", "said_compiling", "say"]
 
 #: The package whose modules are "ours" (:func:`is_ours`), and the one that holds the
 #: kernels (their caches are made tolerant).
@@ -130,6 +130,15 @@ _running = set()  # the calls of :func:`apart` not ended
 def compiling():
     """Whether a call :func:`apart` left is still running (compiling) in this process."""
     return bool(_running)
+
+
+def first_call(kernel, *args):
+    """``kernel(*args)``: :func:`apart` while numba has not compiled ``kernel`` for any
+    argument types in this process (the call may compile it, or load it from the cache), in
+    place after (a kernel whose arguments' types never change compiles once)."""
+    if getattr(kernel, "signatures", None):
+        return kernel(*args)
+    return apart(lambda: kernel(*args))
 
 
 def cache_directory():

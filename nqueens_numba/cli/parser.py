@@ -198,7 +198,9 @@ def build_parser():
     find.add_argument("--seed", "-s", type=int, default=None, metavar="S",
                       help="seed of the search (the same seed gives the same solution)")
     find.add_argument("--max-steps", type=int, default=None, metavar="K",
-                      help="swap tries before giving up (default: 50 N + 10^6)")
+                      help="swap tries of the local search (default: 50 N + 10^6); then, "
+                           "for N <= 63, the exhaustive search decides (up to 2 s with more "
+                           "than 16 free rows)")
 
     probes = argparse.ArgumentParser(add_help=False)
     probes.add_argument("--seed", "-s", type=int, default=None, metavar="K",
