@@ -61,7 +61,8 @@ class Crew:
                 thread.start()
             except RuntimeError as exc:
                 raise RuntimeError(f"{exc} (the system allows no more threads: ask for fewer "
-                                   f"with n_threads, {len(self.threads)} here)") from exc
+                                   f"with n_threads or NUMBA_NUM_THREADS, {len(self.threads)} "
+                                   f"here)") from exc
 
     def stop(self):
         """Tell the threads to stop (they see it at their next check)."""

@@ -132,19 +132,25 @@ def max_threads():
     """The most threads a call may use: ``NUMBA_NUM_THREADS``, read as numba reads it but
     without importing numba (which a small board does not need): the environment variable,
     else the CPUs this process may run on. ``ValueError`` for a variable that is not an
-    integer of 1 or more (numba refuses one below 1 when imported, and ignores one that is
-    no integer with a warning of its own, which a small board never showed)."""
-    value = os.environ.get("NUMBA_NUM_THREADS", "").strip()
-    if not value:
+    integer in ``1..MAX_THREADS`` (numba refuses one below 1 when imported, and ignores one
+    that is blank or no integer with a warning of its own, which a small board never
+    showed; one of 10^20 threads started none, and grew a list of them in memory)."""
+    value = os.environ.get("NUMBA_NUM_THREADS")
+    if value is None:
         return _CPUS
     try:
         threads = int(value)
     except ValueError:
         threads = 0
-    if threads < 1:
-        raise ValueError(f"the environment variable NUMBA_NUM_THREADS must be an integer, 1 "
-                         f"or more, got {value!r}")
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"the environment variable NUMBA_NUM_THREADS must be an integer in "
+                         f"1..{MAX_THREADS:,}, got {value!r}")
     return threads
+
+
+#: The most threads a call may use (NUMBA_NUM_THREADS above it is refused): far more than
+#: any machine's cores, and than most systems let a process start.
+MAX_THREADS = 1 << 16
 
 
 #: The CPUs this process may run on, read once (as numba reads them when imported).

@@ -52,6 +52,16 @@ def test_count_threads(capsys):
     assert capsys.readouterr().out == "352\n"
 
 
+def test_a_bad_numba_num_threads_is_an_error_without_a_hint_of_options(capsys, monkeypatch):
+    monkeypatch.setenv("NUMBA_NUM_THREADS", "abc")
+    with pytest.raises(SystemExit) as ended:
+        main(["count", "13"])
+    assert ended.value.code == 2
+    assert capsys.readouterr().err == ("nqueens count: error: the environment variable "
+                                       "NUMBA_NUM_THREADS must be an integer in 1..65,536, "
+                                       "got 'abc'\n")
+
+
 def test_solve_text(capsys):
     assert main(["solve", "4"]) == 0
     assert capsys.readouterr().out == ".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n\n"

@@ -25,6 +25,8 @@ class Parser(argparse.ArgumentParser):
             option = missing.group(1)
             hint = (f"{option} takes a value; one that starts with '-' goes after '=': "
                     f"{option}=VALUE; {hint}")
+        if message.startswith("the environment variable"):  # (no option of the command's)
+            self.exit(2, f"{self.prog}: error: {message}\n")
         self.exit(2, f"{self.prog}: error: {message}\n({hint})\n")
 
 
