@@ -245,6 +245,15 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
     array([[0, 2, 4, 1, 3],
            [0, 3, 1, 4, 2]], dtype=int8)
     """
+    return _solved("solve", n, limit, n_threads, max_bytes, preplaced, blocked, progress,
+                   piece, torus)
+
+
+def _solved(name, n, limit, n_threads, max_bytes, preplaced, blocked, progress, piece, torus,
+            text=False):
+    """:func:`solve`, or the solutions of :func:`boards` (``name``, for the messages) with
+    the memory of their ``text`` checked too: before the search where the number of boards
+    is known, and after it."""
     n = _validate.board_order(n)
     limit = _validate.limit(limit)
     progress = _validate.flag(progress, "progress")
@@ -253,10 +262,14 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
     cons = check_constraints(n, preplaced, blocked)
     board = board_of(piece, torus)
     board.check_combination(cons)
+    keywords = _enumerating.keywords(board, cons)
+    call = f"{n}{keywords}"
+    known = board.totals.get(n) if cons is None else None
+    most = known if known is not None else _enumerating.most_solutions(n, cons)
+    if text and (limit is not None or known is not None):  # (77 times the array at n = 14)
+        check_text_memory(most if limit is None else min(limit, most), n, max_bytes, call)
     if limit is not None:
-        _validate.result_size(n, min(limit, _enumerating.most_solutions(n, cons)), max_bytes,
-                              _enumerating.keywords(board, cons))
-    call = f"{n}{_enumerating.keywords(board, cons)}"
+        _validate.result_size(n, min(limit, most), max_bytes, keywords)
     instead = (f"iter_solutions({call}) streams the solutions, and save_solutions(path, "
                f"{call}) writes them, as they come")
     if limit is not None and board.plain and (cons is None or not cons.blocked.any()):
@@ -264,9 +277,12 @@ def solve(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, bloc
         instead = (f"find_solution({call}) finds one solution in milliseconds, not the first "
                    f"in order; " + instead)
     with _progress.interruption_says(
-            f"solve({call}{'' if limit is None else f', limit={limit}'}) interrupted: nothing "
+            f"{name}({call}{'' if limit is None else f', limit={limit}'}) interrupted: nothing "
             f"is returned ({instead})"):
-        return _solve(n, limit, n_threads, max_bytes, cons, board, progress)
+        sols = _solve(n, limit, n_threads, max_bytes, cons, board, progress)
+    if text:
+        check_text_memory(len(sols), n, max_bytes, call)
+    return sols
 
 
 def _solve(n, limit, n_threads, max_bytes, cons, board, progress):
@@ -330,16 +346,8 @@ def boards(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blo
     >>> boards(4)
     [['.Q..', '...Q', 'Q...', '..Q.'], ['..Q.', 'Q...', '...Q', '.Q..']]
     """
-    order, most = _validate.board_order(n), _validate.limit(limit)
-    if preplaced is None and blocked is None:  # (else known once solved)
-        total = board_of(piece, torus).totals.get(order)
-        most = total if most is None else most if total is None else min(most, total)
-    if most is not None:
-        check_text_memory(most, order, _validate.max_bytes(max_bytes))
-    sols = solve(n, limit=limit, n_threads=n_threads, max_bytes=max_bytes,
-                 preplaced=preplaced, blocked=blocked, piece=piece, torus=torus)
-    check_text_memory(len(sols), order, _validate.max_bytes(max_bytes))
-    return to_boards(sols)
+    return to_boards(_solved("boards", n, limit, n_threads, max_bytes, preplaced, blocked,
+                             False, piece, torus, text=True))
 
 
 @_docs.fill

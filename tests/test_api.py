@@ -201,9 +201,15 @@ def test_boards_bound_their_strings_before_the_search(monkeypatch):
                                               r"more than max_bytes=100,000"):
             nq.boards(n, max_bytes=10**5, **kwargs)
     monkeypatch.undo()
-    with pytest.raises(MemoryError, match="as strings"):  # (constrained: counted first)
-        nq.boards(12, preplaced={0: 1}, max_bytes=10**5)
+    with pytest.raises(MemoryError, match=r"as strings.*iter_solutions\(12, preplaced=\.\.\.\)"):
+        nq.boards(12, preplaced={0: 1}, max_bytes=10**5)  # (constrained: counted first)
     assert len(nq.boards(12, preplaced={0: 1}, limit=3, max_bytes=10**5)) == 3
+    with pytest.raises(MemoryError, match=r"iter_solutions\(13, torus=True\)"):
+        nq.boards(13, torus=True, max_bytes=10**5)
+    # a large limit counts as many boards as there can be, as in solve
+    assert len(nq.boards(8, preplaced={0: 0}, limit=10**9)) == 4
+    assert len(nq.boards(7, torus=True, limit=10**9)) == 28
+    assert len(nq.boards(5, torus=True, limit=100, max_bytes=5000)) == 10
 
 
 # --------------------------------------------------------------------------- is_solution

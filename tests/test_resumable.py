@@ -350,6 +350,8 @@ def test_an_interrupted_solve_with_a_limit_points_to_find_solution(monkeypatch):
                                                 r"interrupted: nothing is returned "
                                                 r"\(iter_solutions"):
         nq.solve(41, limit=1, torus=True)  # (find_solution has no torus)
+    with pytest.raises(KeyboardInterrupt, match=r"^boards\(40, limit=3\) interrupted"):
+        nq.boards(40, limit=3)  # (in its own name, not solve's)
 
 
 def test_a_count_interrupted_while_its_kernels_load_says_so(monkeypatch):
