@@ -118,8 +118,8 @@ def progress_bar(total, initial, desc, unit="subproblem", disable=False, bar_for
 
         @staticmethod
         def format_meter(n, total, elapsed, rate=None, initial=0, **kwargs):
-            if kwargs.get("unit_scale") and max(n, total or 0) < _SCALED_FROM:
-                kwargs["unit_scale"] = False  # (5/5, not 5.00/5.00)
+            if total and not kwargs.get("bar_format"):
+                kwargs["bar_format"] = _BAR_FORMAT  # (5/5 and 14,200/14,200, not 5.00/5.00)
             text = tqdm.format_meter(n, total, elapsed, rate=rate, initial=initial, **kwargs)
             if rate is None and elapsed:
                 rate = (n - initial) / elapsed
@@ -132,14 +132,13 @@ def progress_bar(total, initial, desc, unit="subproblem", disable=False, bar_for
 
     return Bar(total=total, initial=initial, unit=unit, desc=desc, mininterval=0.2,
                disable=disable or sys.stderr is None, bar_format=bar_format, file=_Stderr(),
-               unit_scale=unit in _SCALED_UNITS)
+               unit_scale=True)
 
 
-#: The units of bars that count to millions and more, shown with SI prefixes from
-#: ``_SCALED_FROM`` (``210k/14.8M [..., 1.04Msolution/s]``, not ``210387/14772512 [...,
-#: 1041160.24solution/s]``).
-_SCALED_UNITS = {"solution", "probe"}
-_SCALED_FROM = 10_000
+#: The text of a bar with a total: whole numbers with separators, and a rate with SI
+#: prefixes (``14,200/14,200 [..., 975ksolution/s]``, not ``14200/14200 [...,
+#: 975123.45solution/s]``); without a total, tqdm's own with SI prefixes (``366k``).
+_BAR_FORMAT = "{l_bar}{bar}| {n:,}/{total:,} [{elapsed}<{remaining}, {rate_fmt}{postfix}]"
 
 
 def cache_directory():
