@@ -4,6 +4,8 @@ The subproblems of a split are enumerated in parallel and written in lexicograph
 (:func:`nqueens_numba._blocks.ordered_blocks`); without constraints only the left half of the
 first row is searched and the rest are mirror images.
 """
+import os
+import sys
 import warnings
 
 import numpy as np
@@ -64,7 +66,18 @@ def _warn_if_large(n, rows, progress, board):
     warnings.warn(
         f"solve({n}{board.keywords}) fills {rows:,} solutions ({size / 2**30:.2g} GiB), which "
         f"takes a while: progress=True shows how far it has come; iter_solutions and "
-        f"save_solutions stream them, count_solutions counts them", UserWarning, stacklevel=5)
+        f"save_solutions stream them, count_solutions counts them", UserWarning,
+        stacklevel=_outside_level())
+
+
+def _outside_level():
+    """The ``stacklevel`` at which a warning of its caller names the first frame outside the
+    package (the user's call, through however many of the package's functions)."""
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _write_blocks(out, blocks, bar, what):
