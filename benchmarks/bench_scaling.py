@@ -25,8 +25,8 @@ kernel calls, waiting for work (the scheduler's lock and condition), reporting r
 (the tracker's lock, the bookkeeping of finished subproblems and searches in progress),
 the rest of the Python between kernel calls (the GIL, the copies), and idle before its
 first work and after its last until the count ends (start-up and tail); with the number of
-kernel calls and of subproblems finished, and the speed-up over one thread. A loss at many threads shows as a
-column that grows with them. ``kernel x`` is the threads' seconds in kernel calls over those
+kernel calls and of subproblems finished, and the speed-up over one thread. A loss at many
+threads shows as a column that grows with them. ``kernel x`` is the threads' seconds in kernel calls over those
 of the one-thread count: above 1, the same searches ran slower on more threads, which is the
 machine's (the cores' shared clock, caches or memory), not the scheduler's.
 

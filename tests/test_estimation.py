@@ -162,7 +162,8 @@ def test_progress_bar(capsys):
     est = nq.estimate_count(14, samples=100_000, seed=5, progress=True)
     assert est == nq.estimate_count(14, samples=100_000, seed=5)
     err = capsys.readouterr().err
-    assert "estimate n=14" in err and "100,000/100,000" in err and re.search(r"[0-9.]+[kM]probe/s", err)
+    assert "estimate n=14" in err and "100,000/100,000" in err
+    assert re.search(r"[0-9.]+[kM]probe/s", err)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
