@@ -118,8 +118,10 @@ def progress_bar(total, initial, desc, unit="subproblem", disable=False, bar_for
 
         @staticmethod
         def format_meter(n, total, elapsed, rate=None, initial=0, **kwargs):
-            if total and not kwargs.get("bar_format"):
-                kwargs["bar_format"] = _BAR_FORMAT  # (5/5 and 14,200/14,200, not 5.00/5.00)
+            shape = kwargs.get("bar_format")  # (in Jupyter, the widget's own by default)
+            if shape in (None, "", "{l_bar}<bar/>{r_bar}"):  # (5/5, not 5.00/5.00)
+                kwargs["bar_format"] = (_BAR_FORMAT if total else _OPEN_BAR_FORMAT).replace(
+                    "{bar}", "<bar/>" if shape else "{bar}")
             text = tqdm.format_meter(n, total, elapsed, rate=rate, initial=initial, **kwargs)
             if rate is None and elapsed:
                 rate = (n - initial) / elapsed
@@ -135,10 +137,11 @@ def progress_bar(total, initial, desc, unit="subproblem", disable=False, bar_for
                unit_scale=True)
 
 
-#: The text of a bar with a total: whole numbers with separators, and a rate with SI
-#: prefixes (``14,200/14,200 [..., 975ksolution/s]``, not ``14200/14200 [...,
-#: 975123.45solution/s]``); without a total, tqdm's own with SI prefixes (``366k``).
+#: The text of a bar: whole numbers with separators, and a rate with SI prefixes
+#: (``14,200/14,200 [..., 975ksolution/s]``, not ``14200/14200 [..., 975123.45solution/s]``);
+#: without a total, no bar (``123,456solution [00:01, 98.2ksolution/s]``).
 _BAR_FORMAT = "{l_bar}{bar}| {n:,}/{total:,} [{elapsed}<{remaining}, {rate_fmt}{postfix}]"
+_OPEN_BAR_FORMAT = "{desc}: {n:,}{unit} [{elapsed}, {rate_fmt}{postfix}]"
 
 
 def cache_directory():

@@ -156,6 +156,27 @@ def test_progress_of_solve_stream_and_save(capsys, tmp_path):
             call(8, progress=1)
 
 
+def test_bars_show_whole_numbers_and_scaled_rates(capsys):
+    """In text and in Jupyter's widget, with a total or without: ``5/5`` and ``14,200``
+    (tqdm's SI prefixes wrote ``5.00/5.00``; without them, ``1141711.93solution/s``)."""
+    from nqueens_numba import _progress
+
+    for total, done, shown in [(5, 5, "5/5 ["), (14200, 14200, "14,200/14,200 ["),
+                               (None, 123456, "123,456solution [")]:
+        bar = _progress.progress_bar(total, 0, "solve n=12", unit="solution")
+        bar.update(done)
+        bar.close()
+        err = capsys.readouterr().err
+        assert shown in err and re.search(r"\d[kMG]?solution/s\]", err), err
+        assert not re.search(r"\d\.\d\dsolution/s", err)  # (no unscaled rates)
+    bar = _progress.progress_bar(14200, 0, "solve n=12", unit="solution")
+    bar.update(7100)
+    shown = dict(bar.format_dict, bar_format="{l_bar}<bar/>{r_bar}")  # (as Jupyter's widget)
+    text = bar.format_meter(**shown)
+    bar.close()
+    assert "7,100/14,200" in text and "<bar/>" in text
+
+
 def test_cli_solve_progress(capsys, tmp_path):
     assert main(["solve", "8", "--progress", "-f", "csv"]) == 0
     out, err = capsys.readouterr()
