@@ -48,7 +48,8 @@ the cores' efficiency is the one-thread time over the wall time. A count's effic
 ``k`` threads (its speed-up over ``k``) divided by the cores' efficiency at ``k`` is the
 package's share of it; what the cores lose, a better scheduler cannot win back.
 
-``--kind`` picks the count of ``--breakdown``, ``--cores`` and ``--emulate``: plain queens
+``--kind`` picks the count of ``--breakdown``, ``--cores`` and ``--emulate`` (and the board of
+``--estimate``): plain queens
 (default), toroidal queens (``torus=True``), superqueens (``piece="superqueen"``), or plain
 queens with two blocked squares (a constrained count, without mirror halving). ``--method``
 defaults to the count's own choice. ``--estimate N`` times ``estimate_count(N)`` on each of
@@ -358,6 +359,8 @@ def cores(n, method, thread_counts, seconds, repeat, kind="queens"):
         sample.append(i)
         if time.perf_counter() - start >= seconds:
             break
+    if len(sample) == len(states):
+        print(f"(every subproblem: one thread counts them in less than --seconds={seconds})")
     sample = np.ascontiguousarray(states[np.array(sample)])
     expected = job(sample)
 
@@ -389,16 +392,21 @@ def cores(n, method, thread_counts, seconds, repeat, kind="queens"):
         print(f"{t:>7} {wall:>8.3f} {t * base / wall:>8.2f} {base / wall:>10.1%}")
 
 
-def estimate(n, thread_counts, samples, repeat):
-    """Print the wall time of ``estimate_count(n, samples=samples, seed=1)`` on each of
-    ``thread_counts`` threads (best of ``repeat``), and the speed-up over the first."""
-    print(f"estimate_count({n}, samples={samples:,}): best of {repeat} runs")
+def estimate(n, thread_counts, samples, repeat, kind="queens"):
+    """Print the wall time of ``estimate_count(n, samples=samples, seed=1)`` (of the board of
+    ``kind``: not ``"blocked"``) on each of ``thread_counts`` threads (best of ``repeat``),
+    and the speed-up over the first."""
+    if kind == "blocked":
+        raise SystemExit("--estimate: estimates take no constraints (--kind blocked)")
+    board = dict(queens={}, torus=dict(torus=True), superqueen=dict(piece="superqueen"))[kind]
+    print(f"estimate_count({n}, samples={samples:,}"
+          + "".join(f", {k}={v!r}" for k, v in board.items()) + f"): best of {repeat} runs")
     print(f"{'threads':>7} {'wall s':>8} {'speed-up':>8}")
-    nq.estimate_count(n, samples=1000, seed=1)  # (loads the kernels)
+    nq.estimate_count(n, samples=1000, seed=1, **board)  # (loads the kernels)
     base, value = None, None
     for t in thread_counts:
-        wall, result = best(lambda: nq.estimate_count(n, samples=samples, seed=1, n_threads=t),
-                            repeat)
+        wall, result = best(lambda: nq.estimate_count(n, samples=samples, seed=1, n_threads=t,
+                                                      **board), repeat)
         value = result if value is None else value
         assert result.value == value.value  # (the same samples, whatever the threads)
         base = wall if base is None else base
@@ -414,11 +422,16 @@ def greedy_makespan(times, n_threads):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, nargs="+", default=[15, 16, 17])
-    parser.add_argument("--repeat", type=int, default=2)
-    parser.add_argument("--model-n", type=int, default=18)
-    parser.add_argument("--model-threads", type=int, nargs="+", default=[16, 64])
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, nargs="+", default=[15, 16, 17],
+                        help="board orders of the speed-ups (default 15 16 17)")
+    parser.add_argument("--repeat", type=int, default=2,
+                        help="runs of each measurement, the best (or median) kept (default 2)")
+    parser.add_argument("--model-n", type=int, default=18,
+                        help="board order of the model (default 18; 0: no model)")
+    parser.add_argument("--model-threads", type=int, nargs="+", default=[16, 64],
+                        help="thread counts of the model (default 16 64)")
     parser.add_argument("--breakdown", type=int, metavar="N",
                         help="print where the threads' time goes in a count of N")
     parser.add_argument("--threads", type=int, nargs="+",
@@ -428,7 +441,8 @@ def main():
                         help="the count's method (default: the count's own choice)")
     parser.add_argument("--kind", choices=("queens", "torus", "superqueen", "blocked"),
                         default="queens", help="the count of --breakdown, --cores and "
-                                               "--emulate (default: plain queens)")
+                                               "--emulate, the board of --estimate (default: "
+                                               "plain queens)")
     parser.add_argument("--estimate", type=int, metavar="N",
                         help="time estimate_count(N) on --threads threads")
     parser.add_argument("--samples", type=int, default=10**7,
@@ -457,7 +471,7 @@ def main():
     if args.breakdown is not None:
         return breakdown(args.breakdown, args.method, counts, args.repeat, args.kind)
     if args.estimate is not None:
-        return estimate(args.estimate, counts, args.samples, args.repeat)
+        return estimate(args.estimate, counts, args.samples, args.repeat, args.kind)
     print(f"1. measured on this machine ({most} threads; best of {args.repeat})")
     print(f"{'n':>3} {'threads':>7} {'wall s':>8} {'speed-up':>8} {'efficiency':>10} "
           f"{'with progress s':>16} {'progress cost':>14}")

@@ -281,7 +281,8 @@ def _solved(name, n, limit, n_threads, max_bytes, preplaced, blocked, progress, 
     most = known if known is not None else _enumerating.most_solutions(n, cons)
     if text and (limit is not None or known is not None):  # (77 times the array at n = 14)
         check_text_memory(most if limit is None else min(limit, most), n, max_bytes, call)
-    if limit is not None:
+    text_bytes, max_bytes = max_bytes, _validate.max_bytes(None) if text else max_bytes
+    if limit is not None:  # (the strings bound the boards: their array, memory alone)
         _validate.result_size(n, min(limit, most), max_bytes, keywords)
     instead = (f"iter_solutions({call}) streams the solutions, and save_solutions(path, "
                f"{call}) writes them, as they come")
@@ -294,7 +295,7 @@ def _solved(name, n, limit, n_threads, max_bytes, preplaced, blocked, progress, 
             f"is returned ({instead})"):
         sols = _solve(n, limit, n_threads, max_bytes, cons, board, progress)
     if text:
-        check_text_memory(len(sols), n, max_bytes, call)
+        check_text_memory(len(sols), n, text_bytes, call)
     return sols
 
 

@@ -270,8 +270,7 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
     start[free_rows] = np.flatnonzero(~used)  # any permutation; the search shuffles it
     if len(free_rows) == 0 or n == 1:
         return start.astype(dtype)
-    if n <= config.MAX_N:
-        _check_completable(n, fixed)
+    _check_completable(n, fixed)
     call = f"find_solution({n}{'' if preplaced is None else ', preplaced=...'})"
     with interruption_says(f"{call} interrupted: nothing is returned"):
         return _search(n, fixed, start, free_rows, seed, steps, preplaced is None).astype(dtype)
@@ -285,7 +284,8 @@ def _search(n, fixed, start, free_rows, seed, steps, free):
         return queens
     tried = (f"{runs} min-conflicts run{'s' if runs > 1 else ''} ({steps:,} swap tries in "
              f"all, max_steps={steps:,}; a run restarts after "
-             f"{RESTART_STEPS + RESTART_STEPS_PER_ROW * n:,})")
+             f"{RESTART_STEPS + RESTART_STEPS_PER_ROW * n:,})" if steps else
+             "no min-conflicts run (max_steps=0)")
     if n <= config.MAX_N:
         whole = len(free_rows) <= EXACT_MAX_FREE_ROWS
         found = _first_completion(n, fixed, None if whole else EXACT_SECONDS)
@@ -306,21 +306,34 @@ def _search(n, fixed, start, free_rows, seed, steps, free):
 
 
 def _check_completable(n, fixed):
-    """``NoCompletionError`` where the pre-placed queens ``fixed`` (``n <= 63``) leave a free
-    row without a square, or a free column that no free row can take: no search needed."""
-    allow = check_constraints(n, fixed).allow
+    """``NoCompletionError`` where the pre-placed queens ``fixed`` leave a free row without a
+    square, or a free column that no free row can take: no search needed. A queen attacks
+    at most 3 squares of another row and 2 of another column, so that needs a third of the
+    rows pre-placed; boards of more than ``_CHECKED_SQUARES`` free squares are not checked."""
+    rows = np.flatnonzero(fixed >= 0)
     free = np.flatnonzero(fixed < 0)
-    empty = free[allow[free] == 0]
+    if 3 * len(rows) < n or len(free) * n > _CHECKED_SQUARES:
+        return
+    allowed = np.ones((len(free), n), dtype=bool)
+    allowed[:, fixed[rows]] = False
+    for row, col in zip(rows.tolist(), fixed[rows].tolist()):
+        for cols in (col + (free - row), col - (free - row)):
+            on = (cols >= 0) & (cols < n)
+            allowed[np.flatnonzero(on), cols[on]] = False
+    empty = free[~allowed.any(axis=1)]
     if len(empty):
-        raise NoCompletionError(f"the pre-placed queens have no completion on a board of n={n}: "
-                                f"they attack every square of row {int(empty[0])}")
-    taken = int(np.bitwise_or.reduce(allow[free])) if len(free) else 0
-    used = np.zeros(n, dtype=bool)
-    used[fixed[fixed >= 0]] = True
-    lost = [c for c in np.flatnonzero(~used).tolist() if not taken >> c & 1]
-    if lost:
-        raise NoCompletionError(f"the pre-placed queens have no completion on a board of n={n}: "
-                                f"they attack every free row's square of column {lost[0]}")
+        raise NoCompletionError(f"the pre-placed queens have no completion on a board of "
+                                f"n={n}: they attack every square of row {int(empty[0])}")
+    open_cols = np.setdiff1d(np.arange(n), fixed[rows])
+    lost = open_cols[~allowed[:, open_cols].any(axis=0)]
+    if len(lost):
+        raise NoCompletionError(f"the pre-placed queens have no completion on a board of "
+                                f"n={n}: they attack every free row's square of column "
+                                f"{int(lost[0])}")
+
+
+#: The most free squares (free rows times n) that :func:`_check_completable` looks at.
+_CHECKED_SQUARES = 1 << 24
 
 
 def _first_completion(n, fixed, seconds):

@@ -193,8 +193,12 @@ def test_boards_bound_their_strings_before_the_search(monkeypatch):
 
     text = 92 * 8 * (3 * 8 + 64)  # n = 8: 92 boards of 8 rows (render.text's sizes)
     assert len(nq.boards(8, max_bytes=text)) == 92
-    with pytest.raises(MemoryError, match="92 boards of n=8 would take about 64,768 bytes"):
+    with pytest.raises(MemoryError, match=r"92 boards of n=8 would take about 64,768 bytes"
+                                          r".*\(limit=91 fits\)"):
         nq.boards(8, max_bytes=text - 1)  # (the solutions' array alone: 736 bytes)
+    assert len(nq.boards(8, max_bytes=text - 1, limit=91)) == 91
+    with pytest.raises(MemoryError, match=r"4,524 boards of n=13 .* as strings.*\(limit=7 fits"):
+        nq.boards(13, torus=True, max_bytes=10**4)  # (not the array's 58,812 bytes)
     monkeypatch.setattr(enumeration, "solve", lambda *args, **kwargs: pytest.fail("searched"))
     for n, kwargs in [(16, {}), (16, dict(limit=10**6)), (12, dict(torus=False))]:
         with pytest.raises(MemoryError, match=rf"boards of n={n} would take .* as strings, "

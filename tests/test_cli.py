@@ -58,7 +58,7 @@ def test_a_bad_numba_num_threads_is_an_error_without_a_hint_of_options(capsys, m
         main(["count", "13"])
     assert ended.value.code == 2
     assert capsys.readouterr().err == ("nqueens count: error: the environment variable "
-                                       "NUMBA_NUM_THREADS must be an integer in 1..65,536, "
+                                       "NUMBA_NUM_THREADS must be an integer in 1..4,096, "
                                        "got 'abc'\n")
 
 

@@ -367,15 +367,15 @@ def test_a_ctrl_c_while_the_progress_bars_load_leaves_them_working():
 
 
 def test_numba_num_threads_read_as_numba_reads_it(monkeypatch):
-    """NUMBA_NUM_THREADS below 1, above 65,536 or not an integer is refused by name, on small
+    """NUMBA_NUM_THREADS below 1, above 4,096 or not an integer is refused by name, on small
     boards too (numba refuses the first when imported; the others it ignored with a warning
     of its own, which a small board, counted without numba, never showed)."""
     from nqueens_numba import _validate
 
-    for value in ("0", "abc", "1.5", "", " ", "65537", "99999999999999999999"):
+    for value in ("0", "abc", "1.5", "", " ", "4097", "99999999999999999999"):
         monkeypatch.setenv("NUMBA_NUM_THREADS", value)
         with pytest.raises(ValueError, match=f"NUMBA_NUM_THREADS must be an integer in "
-                                             f"1..65,536, got '{value}'"):
+                                             f"1..4,096, got '{value}'"):
             nq.count_solutions(8)  # (a blank one numba warns of; 10^20 grew a list of
             # threads in memory, and hung)
     monkeypatch.setenv("NUMBA_NUM_THREADS", " 3 ")

@@ -24,12 +24,15 @@ def check_text_memory(k, n, max_bytes=None, call=None):
     not fit in the memory available (a board of n = 10^5 is 10^10 characters), or would take
     more than ``max_bytes`` (``None``: no limit; ``call``: the arguments of the boards, such
     as ``"13, torus=True"``, for the hint)."""
-    need = k * n * (TEXT_BYTES_PER_SQUARE * n + TEXT_BYTES_PER_ROW)
+    per_board = n * (TEXT_BYTES_PER_SQUARE * n + TEXT_BYTES_PER_ROW)
+    need = k * per_board
     what = f"the text of {k:,} board{'s' * (k != 1)} of n={n:,}"
     if max_bytes is not None and need > max_bytes:
+        fits = max_bytes // per_board
         raise MemoryError(f"{what} would take about {need:,} bytes as strings, more than "
-                          f"max_bytes={max_bytes:,}; take the first k with limit=k, or "
-                          f"stream the solutions with iter_solutions({call or n})")
+                          f"max_bytes={max_bytes:,}; take the first k with limit=k ("
+                          + (f"limit={fits:,} fits" if fits else "not one board fits")
+                          + f"), or stream the solutions with iter_solutions({call or n})")
     _validate.working_memory(need, what)
 
 
