@@ -187,6 +187,71 @@ def test_large_boards_with_few_free_rows(tmp_path):
         assert gpu == cpu >= 1
 
 
+@pytest.mark.slow  # (the CUDA simulator: seconds)
+def test_deep_subproblems_of_the_largest_32_bit_board(tmp_path):
+    """n = 31, the largest board of 32-bit words (the highest column in bit 30): each
+    kernel's rows on deep subproblems, with completions, are the CPU kernel's. The prefixes
+    are the first rows of solutions (for the symmetric search, of the image it counts) and
+    random superqueen prefixes."""
+    found = simulate("""
+        from nqueens_numba._job import CountJob
+        from nqueens_numba.board import board_of
+        from nqueens_numba.symmetry import images
+        n, m, depth = 31, 30, 22
+        full = (1 << n) - 1
+
+        def symmetric_allow(row, b):  # the squares the symmetric search allows in a row
+            if row == m:
+                near = (1 << (b + 1)) - 1
+                return near | (near << (m - b))
+            return full & ~(1 | 1 << m) if b < row < m - b else full
+
+        def state(queens):
+            cols = diag = anti = 0
+            for q in queens:
+                bit = 1 << int(q)
+                cols, diag, anti = cols | bit, ((diag | bit) << 1) & full, (anti | bit) >> 1
+            return [cols, diag, anti] + [int(q) for q in queens]
+
+        whole, halved = [], []
+        for seed in range(6):
+            solution = nq.find_solution(n, seed=seed)
+            halved.append(state(solution[:depth]))
+            for image in images(solution):
+                b = int(image[0])
+                if b < m - b and all(symmetric_allow(r, b) >> int(image[r]) & 1
+                                     for r in range(1, n)):
+                    whole.append(state(image[:depth]))
+        rng = np.random.default_rng(1)
+        knights = []
+        while len(knights) < 4:  # superqueen prefixes of 19 rows
+            queens, b = [], int(rng.integers(0, 15))
+            for r in range(19):
+                ok = [c for c in range(n) if (r or c == b) and (r == 0 or symmetric_allow(
+                      r, b) >> c & 1) and all(c != q and abs(c - q) != r - s and not (
+                      r - s <= 2 and abs(c - q) + r - s == 3) for s, q in enumerate(queens))]
+                if not ok:
+                    break
+                queens.append(int(rng.choice(ok)))
+            else:
+                knights.append(state(queens))
+        out = []
+        for states, job in [
+                (whole, CountJob(n, depth, "symmetric")),
+                (halved, CountJob(n, depth, "halving", np.full(n, full, np.int64))),
+                (knights, CountJob(n, 19, "symmetric", board=board_of("superqueen")))]:
+            states = np.array(states, dtype=np.int64)
+            cpu = job(states)
+            out.append([len(states), bool(np.array_equal(cpu, _gpu.count_states(job, states))),
+                        int(np.count_nonzero(cpu.sum(axis=1)))])
+        print(json.dumps(out))
+    """, tmp_path)
+    symmetric, halving, superqueens = found
+    assert symmetric[0] >= 6 and symmetric[1] and symmetric[2] == symmetric[0]
+    assert halving == [6, True, 6]
+    assert superqueens[:2] == [4, True] and superqueens[2] >= 1
+
+
 INTERRUPTED = """
     import sys
     path = "run.json"

@@ -59,8 +59,9 @@ _FAMILY = {
         "symmetric"),
     "_count_symmetric_first": "symmetric_first",
     "_list_symmetric_prefixes": "prefixes",
-    **dict.fromkeys(["cuda", "numpy_shim", "launch_shape", "_gpu_count", "_gpu_knight_count",
-                     "_gpu_torus_count", "_gpu_symmetric", "_gpu_knight_symmetric"], "gpu"),
+    **dict.fromkeys(["cuda", "numpy_shim", "launch_shape", "_gpu_count", "_gpu_allowed_count",
+                     "_gpu_knight_count", "_gpu_torus_count", "_gpu_symmetric",
+                     "_gpu_knight_symmetric"], "gpu"),
     **dict.fromkeys(["_trace_knight_search",
                      "_trace_search", "_trace_torus_search"], "trace"),
 }
@@ -91,8 +92,9 @@ _FAMILY = {
 #:                   squares)``: random probes of an estimate
 #: ``trace``         ``(n, allow, events, stack)``: the search event by event
 #: ``gpu_count``     ``(levels, block, wide)``: the CUDA kernel of ``count`` (allowed
-#:                   squares always given) for stacks of ``levels`` levels, blocks of
-#:                   ``block`` threads, ``int64`` stack words if ``wide`` (``gpu``)
+#:                   squares always given, read with constraints only) for stacks of
+#:                   ``levels`` levels, blocks of ``block`` threads, ``int64`` words if
+#:                   ``wide`` (``gpu``)
 #: ``gpu_symmetric`` the same of ``symmetric``
 #: ================  ==================================================================
 _BY_BOARD = {  # job: kernels of (queens, queens with allowed squares, torus, superqueens)
@@ -111,7 +113,8 @@ _BY_BOARD = {  # job: kernels of (queens, queens with allowed squares, torus, su
     "profile": ("_profile_run", None, "_profile_torus_run", "_profile_knight_run"),
     "probe": ("_probe_states", None, "_probe_torus_states", "_probe_knight_states"),
     "trace": ("_trace_search", "_trace_search", "_trace_torus_search", "_trace_knight_search"),
-    "gpu_count": ("_gpu_count", "_gpu_count", "_gpu_torus_count", "_gpu_knight_count"),
+    "gpu_count": ("_gpu_count", "_gpu_allowed_count", "_gpu_torus_count",
+                  "_gpu_knight_count"),
     "gpu_symmetric": ("_gpu_symmetric", None, None, "_gpu_knight_symmetric"),
 }
 #: Jobs whose kernel does not depend on the board.

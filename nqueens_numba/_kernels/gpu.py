@@ -21,8 +21,12 @@ device counted them.
   unrolled tail: the levels of the stack (``free, cols, diag, anti`` of each row above the
   current one) are in shared memory, laid out as ``[level * blockDim + threadIdx]``, so
   that the 32 threads of a warp read 32 consecutive words (no bank conflicts). The stack
-  holds ``int32`` words when the masks fit (``n <= 31``), else ``int64``; the search
-  itself computes in ``int64`` registers (numba types integer arithmetic as ``int64``).
+  holds ``int32`` words when the masks fit (``n <= 31``), else ``int64``, and so do the
+  search's registers: numba types integer arithmetic as ``int64``, so each mask is cast
+  back to the word type (``word(...)``) where it is computed, and the compiler keeps the
+  arithmetic in 32 bits (64-bit logic and shifts take two instructions on a GPU).
+* The plain count reads no allowed squares (they are all ones): only the count with
+  constraints (``allowed``) reads ``allow`` at each step.
 * No thread adds into a shared total: each subproblem's row is written once, by the thread
   that searched it, which is what checkpoints need (a sum per block would lose which
   subproblems are done).
@@ -138,17 +142,10 @@ def _gpu_push(s_free, s_cols, s_diag, s_anti, k, free, cols, diag, anti):
 
 
 @cuda.jit(device=True)
-def _gpu_pop(s_free, s_cols, s_diag, s_anti, k, block, knight, first_above):
-    """The registers ``(free, cols, diag, anti, above)`` saved at ``k`` by :func:`_gpu_push`
-    (``int64``): one step back up. ``above``, with ``knight``, is the queen of the row
-    above: the difference of two saved ``cols`` (``first_above`` at level 0), else 0."""
-    cols = np.int64(s_cols[k])
-    above = np.int64(0)
-    if knight:
-        above = first_above
-        if k >= block:
-            above = cols ^ np.int64(s_cols[k - block])
-    return np.int64(s_free[k]), cols, np.int64(s_diag[k]), np.int64(s_anti[k]), above
+def _gpu_pop(s_free, s_cols, s_diag, s_anti, k):
+    """The registers ``(free, cols, diag, anti)`` saved at ``k`` by :func:`_gpu_push`, in
+    the stack's word type: one step back up."""
+    return s_free[k], s_cols[k], s_diag[k], s_anti[k]
 
 
 def _block_fits(levels, block, wide):
@@ -169,12 +166,13 @@ def launch_shape(n, depth, block):
 
 
 @functools.lru_cache(maxsize=None)
-def _count_kernel(levels, block, wide, variant):
-    """The halving count (with per-row allowed squares) for stacks of ``levels`` levels and
-    blocks of ``block`` threads; ``wide``: ``int64`` stack words; ``variant``: the board
-    (0, ``KNIGHT``: superqueens, ``TORUS``: toroidal queens by least steps, see
-    ``count``)."""
+def _count_kernel(levels, block, wide, variant, allowed):
+    """The halving count for stacks of ``levels`` levels and blocks of ``block`` threads;
+    ``wide``: ``int64`` words; ``variant``: the board (0, ``KNIGHT``: superqueens,
+    ``TORUS``: toroidal queens by least steps, see ``count``); ``allowed``: rows with
+    allowed squares of their own (constraints)."""
     size = levels * block
+    words = 4 * size  # free, cols, diag, anti of each level and thread
     word = np.int64 if wide else np.int32
     knight = bool(variant & KNIGHT)  # (constants of the kernel: the others' code is dropped)
     torus = bool(variant & TORUS)
@@ -185,95 +183,106 @@ def _count_kernel(levels, block, wide, variant):
         int64, with per-row allowed squares ``allow``, ``(n,)`` int64: ``out[j]`` (int64)
         gets the completions of ``todo[first + j]`` (on the torus, weighted as
         ``_common._steps_weight`` says). ``counter``: ``(1,)`` int64, 0 on entry."""
-        s_free = cuda.shared.array(size, word)
-        s_cols = cuda.shared.array(size, word)
-        s_diag = cuda.shared.array(size, word)
-        s_anti = cuda.shared.array(size, word)
+        stack = cuda.shared.array(words, word)  # one array: one base address
+        s_free = stack[:size]
+        s_cols = stack[size:2 * size]
+        s_diag = stack[2 * size:3 * size]
+        s_anti = stack[3 * size:]
         queens = cuda.local.array(64, np.int64)  # the torus's placement, row by row
         steps = cuda.local.array(64, np.int64)
         t = cuda.threadIdx.x
-        full = _gpu_full(n)
+        full = word(_gpu_full(n))
         m = n - 1
         while True:
             j = cuda.atomic.add(counter, 0, 1)
             if j >= count:
                 break
             i = todo[first + j]
-            cols = states[i, 0]
-            diag = states[i, 1] & full
-            anti = states[i, 2]
-            near, above = _gpu_prefix_knight(states, i, depth, knight)
+            cols = word(states[i, 0])
+            diag = word(states[i, 1] & full)
+            anti = word(states[i, 2])
+            near_prefix, above_prefix = _gpu_prefix_knight(states, i, depth, knight)
+            near = word(near_prefix)
+            above = word(above_prefix)
             band = full  # on the torus: the columns a least step from column 0
             if torus:
                 for r in range(depth):
                     queens[r] = states[i, 3 + r]
                 if depth >= 2:
-                    band = full & ~_gpu_full(states[i, 4]) & _gpu_full(n - states[i, 4] + 1)
+                    band = word(full & ~_gpu_full(states[i, 4])
+                                & _gpu_full(n - states[i, 4] + 1))
                 if depth >= 1:
-                    near |= _gpu_steps_near(n, full, band, states[i, 3 + depth - 1])
+                    near = word(near | _gpu_steps_near(n, full, band,
+                                                       states[i, 3 + depth - 1]))
             first_above = above
-            row = depth
             total = np.int64(0)
-            free = np.int64(0)
-            if row >= n:  # the prefix is a solution
+            free = word(0)
+            if depth >= n:  # the prefix is a solution
                 total = np.int64(1)
                 if torus:
                     total = _gpu_weigh_steps(queens, n, steps)
             else:
-                free = ~(cols | diag | anti | near) & full & allow[row]
-            if row == m:  # the prefix leaves one row
+                free = word(~(cols | diag | anti | near) & full)
+                if allowed:
+                    free = word(free & allow[depth])
+            if depth == m:  # the prefix leaves one row
                 if torus:
-                    free &= band
+                    free = word(free & band)
                     if free != 0:
                         queens[m] = _gpu_column(free)
                         total = _gpu_weigh_steps(queens, n, steps)
                 elif free != 0:
                     total = np.int64(1)
-                free = np.int64(0)
-            sp = 0
+                free = word(0)
+            sp = np.int32(0)  # the level: row depth + sp
+            last = np.int32(m - 1 - depth)  # the level whose next row is the last
             while True:
                 if free != 0:
-                    bit = free & -free
-                    free ^= bit
-                    next_cols = cols | bit
+                    bit = word(free & -free)
+                    free = word(free ^ bit)
+                    next_cols = word(cols | bit)
                     if torus:
                         d = diag | bit
                         a = anti | bit
-                        next_diag = ((d << 1) | (d >> m)) & full
-                        next_anti = ((a >> 1) | (a << m)) & full
+                        next_diag = word(((d << 1) | (d >> m)) & full)
+                        next_anti = word(((a >> 1) | (a << m)) & full)
                     else:
-                        next_diag = ((diag | bit) << 1) & full
-                        next_anti = (anti | bit) >> 1
-                    next_free = ~(next_cols | next_diag | next_anti) & full & allow[row + 1]
+                        next_diag = word(((diag | bit) << 1) & full)
+                        next_anti = word((anti | bit) >> 1)
+                    next_free = word(~(next_cols | next_diag | next_anti) & full)
+                    if allowed:
+                        next_free = word(next_free & allow[depth + sp + 1])
                     if knight:
-                        next_free &= ~((bit << 2) | (bit >> 2) | (above << 1) | (above >> 1))
+                        next_free = word(next_free & ~((bit << 2) | (bit >> 2) | (above << 1)
+                                                       | (above >> 1)))
                     if torus:
                         column = _gpu_column(bit)
-                        queens[row] = column
-                        next_free &= ~_gpu_steps_near(n, full, band, column)
-                    if row + 1 == m:
+                        queens[depth + sp] = column
+                        next_free = word(next_free & ~_gpu_steps_near(n, full, band, column))
+                    if sp == last:
                         if torus:
-                            next_free &= band  # the last queen a least step from column 0
+                            next_free = word(next_free & band)  # a least step from column 0
                             if next_free != 0:
                                 queens[m] = _gpu_column(next_free)
                                 total += _gpu_weigh_steps(queens, n, steps)
                         elif next_free != 0:
                             total += 1
                     elif next_free != 0:
-                        _gpu_push(s_free, s_cols, s_diag, s_anti, sp * block + t, free, cols,
-                                  diag, anti)
-                        sp += 1
-                        row += 1
+                        _gpu_push(s_free, s_cols, s_diag, s_anti, np.uint32(sp * block + t),
+                                  free, cols, diag, anti)
+                        sp = np.int32(sp + 1)
                         free, cols, diag, anti = next_free, next_cols, next_diag, next_anti
                         above = bit
                 elif sp == 0:
                     break
                 else:
-                    sp -= 1
-                    row -= 1
-                    free, cols, diag, anti, above = _gpu_pop(
-                        s_free, s_cols, s_diag, s_anti, sp * block + t, block, knight,
-                        first_above)
+                    sp = np.int32(sp - 1)
+                    free, cols, diag, anti = _gpu_pop(s_free, s_cols, s_diag, s_anti,
+                                                      np.uint32(sp * block + t))
+                    if knight:  # the queen of the row above: two saved column masks apart
+                        above = first_above
+                        if sp > 0:
+                            above = word(cols ^ s_cols[(sp - 1) * block + t])
             out[j, 0] = total
 
     return _count_states
@@ -284,6 +293,7 @@ def _symmetric_kernel(levels, block, wide, knight):
     """The D4-symmetric count for stacks of ``levels`` levels and blocks of ``block``
     threads; ``wide``: ``int64`` stack words; ``knight``: superqueens."""
     size = levels * block
+    words = 4 * size  # free, cols, diag, anti of each level and thread
     word = np.int64 if wide else np.int32
 
     @cuda.jit
@@ -301,10 +311,11 @@ def _symmetric_kernel(levels, block, wide, knight):
         row 1 may be fixed by rot180: its placement is read back from the stack and
         compared with its images.
         """
-        s_free = cuda.shared.array(size, word)
-        s_cols = cuda.shared.array(size, word)
-        s_diag = cuda.shared.array(size, word)
-        s_anti = cuda.shared.array(size, word)
+        stack = cuda.shared.array(words, word)  # one array: one base address
+        s_free = stack[:size]
+        s_cols = stack[size:2 * size]
+        s_diag = stack[2 * size:3 * size]
+        s_anti = stack[3 * size:]
         queens = cuda.local.array(64, np.int32)
         inverse = cuda.local.array(64, np.int32)
         t = cuda.threadIdx.x
@@ -324,46 +335,55 @@ def _symmetric_kernel(levels, block, wide, knight):
             ranged = b2 >= depth  # rows b .. b2 below the prefix: levels lo .. hi - 1
             lo = max(b, depth) - depth
             hi = b2 + 1 - depth
-            mirror = np.int64(1) << (m - states[i, 4])  # row n - 2 of a rot180 leaf
-            ends = np.int64(1) << b2
+            mirror = word(np.int64(1) << (m - states[i, 4]))  # row n - 2 of a rot180 leaf
+            ends = word(np.int64(1) << b2)
             c1 = np.int64(0)
             c2 = np.int64(0)
             c3 = np.int64(0)
             c4 = np.int64(0)
             o4 = np.int64(0)
             o2 = np.int64(0)
-            full = _gpu_full(n)
-            cols = states[i, 0]
-            diag = states[i, 1] & full
-            anti = states[i, 2]
-            near, above = _gpu_prefix_knight(states, i, depth, knight)
+            full = word(_gpu_full(n))
+            cols = word(states[i, 0])
+            diag = word(states[i, 1] & full)
+            anti = word(states[i, 2])
+            near_prefix, above_prefix = _gpu_prefix_knight(states, i, depth, knight)
+            near = word(near_prefix)
+            above = word(above_prefix)
             first_above = above
-            row = depth
-            free = ~(cols | diag | anti | near) & _gpu_row_allow(n, row, b)
-            sp = 0
+            free = word(~(cols | diag | anti | near) & _gpu_row_allow(n, depth, b))
+            # the squares the rows below allow (``_gpu_row_allow``; rows > 1): the last row,
+            # the rows strictly between rows b and n - 1 - b, the others
+            last_allow = word(_gpu_row_allow(n, m, b))
+            inner = word(full & ~(np.int64(1) | (np.int64(1) << m)))
+            sp = np.int32(0)  # the level: row depth + sp
+            last = np.int32(m - 1 - depth)  # the level whose next row is the last
+            inner_lo = np.int32(b - depth)  # the levels whose next row is inner
+            inner_hi = np.int32(m - b - 1 - depth)
             while True:
                 if free != 0:
-                    bit = free & -free
-                    free ^= bit
-                    next_cols = cols | bit
-                    next_diag = ((diag | bit) << 1) & full
-                    next_anti = (anti | bit) >> 1
-                    next_free = ~(next_cols | next_diag | next_anti) & _gpu_row_allow(
-                        n, row + 1, b)
+                    bit = word(free & -free)
+                    free = word(free ^ bit)
+                    next_cols = word(cols | bit)
+                    next_diag = word(((diag | bit) << 1) & full)
+                    next_anti = word((anti | bit) >> 1)
+                    next_free = word(~(next_cols | next_diag | next_anti))
                     if knight:
-                        next_free &= ~((bit << 2) | (bit >> 2) | (above << 1) | (above >> 1))
-                    if row + 1 == m:
+                        next_free = word(next_free & ~((bit << 2) | (bit >> 2) | (above << 1)
+                                                       | (above >> 1)))
+                    if sp == last:
+                        next_free = word(next_free & last_allow)
                         if next_free != 0:  # a leaf
                             e = e_prefix
                             if ranged:
                                 before = next_cols
                                 if lo < sp:
-                                    before = np.int64(s_cols[lo * block + t])
+                                    before = s_cols[lo * block + t]
                                 elif lo == sp:
                                     before = cols
                                 after = next_cols
                                 if hi < sp:
-                                    after = np.int64(s_cols[hi * block + t])
+                                    after = s_cols[hi * block + t]
                                 elif hi == sp:
                                     after = cols
                                 placed = after ^ before
@@ -377,9 +397,9 @@ def _symmetric_kernel(levels, block, wide, knight):
                                     for level in range(sp):
                                         below = cols
                                         if level + 1 < sp:
-                                            below = np.int64(s_cols[(level + 1) * block + t])
+                                            below = s_cols[(level + 1) * block + t]
                                         queens[depth + level] = _gpu_column(
-                                            below ^ np.int64(s_cols[level * block + t]))
+                                            below ^ s_cols[level * block + t])
                                     queens[m - 1] = _gpu_column(bit)
                                     queens[m] = b2
                                     fixed = True
@@ -403,21 +423,28 @@ def _symmetric_kernel(levels, block, wide, knight):
                                     c3 += 1
                                 else:
                                     c4 += 1
-                    elif next_free != 0:
-                        _gpu_push(s_free, s_cols, s_diag, s_anti, sp * block + t, free, cols,
-                                  diag, anti)
-                        sp += 1
-                        row += 1
-                        free, cols, diag, anti = next_free, next_cols, next_diag, next_anti
-                        above = bit
+                    else:
+                        if inner_lo <= sp and sp < inner_hi:
+                            next_free = word(next_free & inner)
+                        else:
+                            next_free = word(next_free & full)
+                        if next_free != 0:
+                            _gpu_push(s_free, s_cols, s_diag, s_anti,
+                                      np.uint32(sp * block + t), free, cols, diag, anti)
+                            sp = np.int32(sp + 1)
+                            free, cols, diag, anti = (next_free, next_cols, next_diag,
+                                                      next_anti)
+                            above = bit
                 elif sp == 0:
                     break
                 else:
-                    sp -= 1
-                    row -= 1
-                    free, cols, diag, anti, above = _gpu_pop(
-                        s_free, s_cols, s_diag, s_anti, sp * block + t, block, knight,
-                        first_above)
+                    sp = np.int32(sp - 1)
+                    free, cols, diag, anti = _gpu_pop(s_free, s_cols, s_diag, s_anti,
+                                                      np.uint32(sp * block + t))
+                    if knight:  # the queen of the row above: two saved column masks apart
+                        above = first_above
+                        if sp > 0:
+                            above = word(cols ^ s_cols[(sp - 1) * block + t])
             out[j, 0] = c1
             out[j, 1] = c2
             out[j, 2] = c3
@@ -429,18 +456,23 @@ def _symmetric_kernel(levels, block, wide, knight):
 
 
 def _gpu_count(levels, block, wide):
-    """The halving count kernel of plain queens (with or without allowed squares)."""
-    return _count_kernel(levels, block, wide, 0)
+    """The halving count kernel of plain queens."""
+    return _count_kernel(levels, block, wide, 0, False)
+
+
+def _gpu_allowed_count(levels, block, wide):
+    """The halving count kernel of plain queens with per-row allowed squares."""
+    return _count_kernel(levels, block, wide, 0, True)
 
 
 def _gpu_torus_count(levels, block, wide):
     """The count kernel of toroidal queens, by least steps (``TORUS``)."""
-    return _count_kernel(levels, block, wide, TORUS)
+    return _count_kernel(levels, block, wide, TORUS, False)
 
 
 def _gpu_knight_count(levels, block, wide):
     """The halving count kernel of superqueens (``KNIGHT``)."""
-    return _count_kernel(levels, block, wide, KNIGHT)
+    return _count_kernel(levels, block, wide, KNIGHT, False)
 
 
 def _gpu_symmetric(levels, block, wide):
