@@ -3,7 +3,9 @@ reference counter, on a machine with a GPU.
 
     python benchmarks/bench_gpu.py [--n 16 21] [--methods symmetric halving] [--repeat 1]
                                    [--reference-depth 6] [--no-reference]
-                                   [--interrupt N SECONDS]
+                                   [--interrupt N SECONDS] [--tune N]
+                                   [--block 128] [--blocks-per-sm 4] [--split-threads 16384]
+                                   [--launch-seconds 1]
 
 For each board order and method: the host split (``plan_count``: prefixes and weights),
 the copies of the states to the GPU, the kernel launches (results copied back included),
@@ -20,8 +22,18 @@ package is faster).
 ``--interrupt N SECONDS``: a checkpointed GPU count of ``N`` is stopped after about
 ``SECONDS`` (between two launches, as Ctrl-C stops it), then resumed from its checkpoint;
 prints how many subproblems the checkpoint held, and checks the resumed count against OEIS.
+
+``--block``, ``--blocks-per-sm`` and ``--split-threads`` set the tunables of ``config``
+(``GPU_BLOCK``, ``GPU_BLOCKS_PER_SM``, ``GPU_SPLIT_THREADS``); given several values each,
+``--tune N`` first times the counts of ``N`` by each method with every combination (one
+table, the kernel seconds and the total), then runs the rest with the fastest combination
+for the symmetric count. ``--launch-seconds`` sets ``config.GPU_LAUNCH_SECONDS``.
+
+Under numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``, small n, ``--block 8``) it runs
+without a GPU: a check of the script itself, which the tests run.
 """
 import argparse
+import itertools
 import os
 import re
 import shutil
@@ -116,25 +128,83 @@ def interrupt_and_resume(n, seconds, folder):
     print(f"  resumed: {total} (exact) in {time.perf_counter() - start:.1f} s")
 
 
+TUNABLES = (("block", "GPU_BLOCK"), ("blocks_per_sm", "GPU_BLOCKS_PER_SM"),
+            ("split_threads", "GPU_SPLIT_THREADS"))
+
+
+def tune(n, methods, gpus, compiled, args):
+    """Time the counts of ``n`` by each method with every combination of the tunables given;
+    print them; return the fastest combination of the first method, as ``{name: value}``."""
+    combinations = list(itertools.product(*(getattr(args, key) for key, _ in TUNABLES)))
+    print(f"tune n={n}: block, blocks per SM, split threads; kernel and total seconds")
+    best_total, chosen = None, None
+    for values in combinations:
+        for (_, name), value in zip(TUNABLES, values):
+            setattr(config, name, value)
+        row = []
+        for method in methods:
+            load(n, method, gpus, compiled)
+            seconds, (total, t) = best(lambda: count_on_gpu(n, method, gpus), args.repeat)
+            if total != config.A000170[n]:
+                sys.exit(f"tune n={n} {method}: {total}, OEIS A000170 says "
+                         f"{config.A000170[n]}")
+            row.append(f"{method} {t['kernel']:.3f} {seconds:.3f}")
+            if method == methods[0] and (best_total is None or seconds < best_total):
+                best_total, chosen = seconds, values
+        print(f"  {values[0]:4d} {values[1]:3d} {values[2]:7d}: " + "; ".join(row),
+              flush=True)
+    return {name: value for (_, name), value in zip(TUNABLES, chosen)}
+
+
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, nargs=2, default=(16, 21), metavar=("FROM", "TO"))
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n\n", 2)[2], formatter_class=argparse.RawTextHelpFormatter)
+    parser.add_argument("--n", type=int, nargs=2, default=(16, 21), metavar=("FROM", "TO"),
+                        help="the board orders to count (default 16 21)")
     parser.add_argument("--methods", nargs="+", default=["symmetric", "halving"],
-                        choices=_split.METHODS)
-    parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--reference-depth", type=int, default=6)
-    parser.add_argument("--no-reference", action="store_true")
+                        choices=_split.METHODS, help="the methods to time, in order")
+    parser.add_argument("--repeat", type=int, default=1, help="the best of this many counts")
+    parser.add_argument("--reference-depth", type=int, default=6,
+                        help="rows the reference places on the host")
+    parser.add_argument("--no-reference", action="store_true",
+                        help="do not build and run gpu_reference.cu")
     parser.add_argument("--interrupt", type=float, nargs=2, default=None,
-                        metavar=("N", "SECONDS"))
+                        metavar=("N", "SECONDS"),
+                        help="stop a checkpointed count of N after SECONDS, resume it")
+    parser.add_argument("--tune", type=int, default=None, metavar="N",
+                        help="time every combination of the tunables on N first")
+    parser.add_argument("--block", type=int, nargs="+", default=[config.GPU_BLOCK],
+                        help="threads per block (config.GPU_BLOCK)")
+    parser.add_argument("--blocks-per-sm", type=int, nargs="+",
+                        default=[config.GPU_BLOCKS_PER_SM],
+                        help="blocks per multiprocessor (config.GPU_BLOCKS_PER_SM)")
+    parser.add_argument("--split-threads", type=int, nargs="+",
+                        default=[config.GPU_SPLIT_THREADS],
+                        help="the split's size (config.GPU_SPLIT_THREADS)")
+    parser.add_argument("--launch-seconds", type=float, default=config.GPU_LAUNCH_SECONDS,
+                        help="GPU work per launch (config.GPU_LAUNCH_SECONDS)")
     args = parser.parse_args()
+    several = [key for key, _ in TUNABLES if len(getattr(args, key)) > 1]
+    if several and args.tune is None:
+        parser.error(f"several values of {', '.join(several)} need --tune N")
+    for key, name in TUNABLES:
+        setattr(config, name, getattr(args, key)[0])
+    config.GPU_LAUNCH_SECONDS = args.launch_seconds
     gpus = _device.require()  # RuntimeError, saying why, without a usable GPU
     cuda = _kernels.cuda
     start = time.perf_counter()
     cuda.current_context()
-    print(f"GPU: {cuda.get_current_device().name}; context {time.perf_counter() - start:.2f} s;"
+    name = getattr(cuda.current_context().device, "name", "numba's CUDA simulator")
+    print(f"GPU: {name}; context {time.perf_counter() - start:.2f} s;"
           f" block {config.GPU_BLOCK}, {config.GPU_BLOCKS_PER_SM} blocks per SM, launches "
           f"of {config.GPU_LAUNCH_SECONDS:g} s")
     compiled = {}
+    if args.tune is not None:
+        chosen = tune(args.tune, args.methods, gpus, compiled, args)
+        for name, value in chosen.items():
+            setattr(config, name, value)
+        print("chosen: " + ", ".join(f"{name} = {value}" for name, value in chosen.items()))
     with tempfile.TemporaryDirectory() as folder:
         exe = None if args.no_reference else build_reference(folder)
         for n in range(args.n[0], args.n[1] + 1):

@@ -1,5 +1,6 @@
 """The benchmarks that reach into the package's internals still run (the scaling
 benchmark's emulation failed once the tracker read an attribute its stand-in lacked)."""
+import os
 import pathlib
 import subprocess
 import sys
@@ -28,3 +29,18 @@ def test_the_scaling_benchmarks_modes_run(mode):
     given = mode[mode.index("--threads") + 1:]
     assert threads == [int(t) for t in given[:next(
         (i for i, t in enumerate(given) if not t.isdigit()), len(given))]], run.stdout
+
+
+@pytest.mark.slow
+def test_the_gpu_benchmark_runs_under_the_simulator(tmp_path):
+    """The GPU benchmark runs on a GPU machine only when one is lent: under numba's CUDA
+    simulator, its tuning, counts and interruption run here first."""
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "bench_gpu.py"), "--n", "8", "9",
+                          "--no-reference", "--tune", "8", "--block", "8", "16",
+                          "--launch-seconds", "0.01", "--interrupt", "10", "0.3"],
+                         capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = run.stdout
+    assert "chosen: GPU_BLOCK = " in out and out.count("(exact)") == 4, out
+    assert "resumed: 724 (exact)" in out or "finished before" in out, out
