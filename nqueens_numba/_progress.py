@@ -55,7 +55,7 @@ def significant(value, digits=2):
 def duration(seconds, clock=True):
     """A time to wait, no more precise than it is known: a clock ``H:MM:SS`` (``MM:SS``)
     below a day (a bar's ETA), else days or years to 2 significant digits (``"15 days"``,
-    ``"7.2 years"``); with ``clock=False`` (an estimate: a count's long-run warning)
+    ``"7.2 years"``, ``"over 1,000 years"``); with ``clock=False`` (an estimate: a count's long-run warning)
     minutes or hours below a day, to 2 significant digits too (``"12 hours"``)."""
     if seconds < 86_400 and not clock:
         unit, size = ("minutes", 60) if seconds < 3600 else ("hours", 3600)
@@ -67,7 +67,15 @@ def duration(seconds, clock=True):
     days = seconds / 86_400
     if days < 365.25:
         return f"{significant(days)} days"
+    if days > 1000 * 365.25:  # (no more precise than that)
+        return "over 1,000 years"
     return f"{significant(days / 365.25)} years"
+
+
+def _interval(seconds):
+    """The time one item of a slow bar takes: ``"4.2s"`` below a minute, else as
+    :func:`duration` writes it (``"05:12"``, ``"15 days"``)."""
+    return f"{significant(seconds)}s" if seconds < 60 else duration(seconds)
 
 
 def _tqdm():
@@ -125,6 +133,10 @@ def progress_bar(total, initial, desc, unit="subproblem", disable=False, bar_for
             text = tqdm.format_meter(n, total, elapsed, rate=rate, initial=initial, **kwargs)
             if rate is None and elapsed:
                 rate = (n - initial) / elapsed
+            if rate and rate < 1 and kwargs.get("unit_scale"):  # (tqdm's 11.9Ps/subproblem)
+                unit = kwargs.get("unit", "it")
+                text = text.replace(f"{tqdm.format_sizeof(1 / rate)}s/{unit}",
+                                    f"{_interval(1 / rate)}/{unit}", 1)
             if rate and total and n < total:
                 remaining = (total - n) / rate
                 if remaining >= 86_400:  # tqdm's clock would read 72838:28:28

@@ -270,6 +270,23 @@ def test_long_times_are_rounded_to_what_is_known():
     text = bar.format_meter(1, 1000, 3600.0)  # 999 hours to go
     assert "<42 days," in text and "999:" not in text
     assert "<16:40," in bar.format_meter(500, 1000, 1000.0)  # below a day: a clock
+    assert _progress.duration(86_400 * 365.25 * 2e14) == "over 1,000 years"
+
+
+def test_a_slow_bar_gives_the_time_an_item_takes_in_seconds_not_si_prefixes():
+    """Below one item a second tqdm writes the time an item takes with SI prefixes
+    (``11.9Ps/subproblem``, peta-seconds, for a count of n = 40): the bar writes seconds,
+    a clock or years."""
+    from nqueens_numba import _progress
+
+    bar = _progress.progress_bar(100, 0, "count", disable=True,
+                                 bar_format=_progress.COUNT_BAR_FORMAT)
+    meter = dict(unit="subproblem", unit_scale=True, bar_format=_progress.COUNT_BAR_FORMAT)
+    assert "25s/subproblem]" in bar.format_meter(2, 100, 50.0, **meter)
+    assert "04:10/subproblem]" in bar.format_meter(2, 100, 500.0, **meter)
+    text = bar.format_meter(1, 100, 1.2e19, **meter)
+    assert "<over 1,000 years, over 1,000 years/subproblem]" in text, text
+    assert "40.0subproblem/s]" in bar.format_meter(200, 1000, 5.0, **meter)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
