@@ -70,7 +70,10 @@ def connect(address, *, timeout=10):
     from distributed import Client, LocalCluster
 
     if address == "local":
-        cluster = LocalCluster(threads_per_worker=1, processes=False, dashboard_address=None)
+        # (a port of its own for the scheduler's web server, which takes 8787 by default
+        # even without a dashboard, and logs when another cluster runs there)
+        cluster = LocalCluster(threads_per_worker=1, processes=False,
+                               dashboard_address="127.0.0.1:0")
         client = Client(cluster)
         client.nqueens_cluster = cluster  # closed with the client by the caller
         return client

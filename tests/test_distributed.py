@@ -332,3 +332,22 @@ def test_the_empty_board_checks_the_checkpoint_given_on_dask_too(client, tmp_pat
             dist.count_solutions(client, 0, checkpoint=given)
     assert dist.count_solutions(client, 0, checkpoint=tmp_path / "new.json") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["damaged.json"]
+
+
+def test_a_local_cluster_takes_a_free_port_quietly(capfd):
+    """``--scheduler local`` beside another cluster on Dask's default port (8787) says
+    nothing of ports (Dask logged 'Port 8787 is already in use')."""
+    import socket
+
+    taken = socket.socket()
+    try:
+        taken.bind(("127.0.0.1", 8787))
+        taken.listen()
+    except OSError:
+        pass  # (taken already)
+    try:
+        assert main(["count", "10", "--scheduler", "local"]) == 0
+    finally:
+        taken.close()
+    out, err = capfd.readouterr()
+    assert out.strip() == "724" and "8787" not in err and "Port" not in err, err
