@@ -168,7 +168,8 @@ def threads(n_threads):
     n_threads = integer(n_threads, "n_threads")
     if not 1 <= n_threads <= most:
         raise ValueError(
-            f"n_threads must be in the range 1..{most} (numba.config.NUMBA_NUM_THREADS), "
+            f"n_threads must be in the range 1..{most} (numba.config.NUMBA_NUM_THREADS, "
+            f"which the environment variable NUMBA_NUM_THREADS sets before numba starts), "
             f"got {n_threads}"
         )
     return n_threads

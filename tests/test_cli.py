@@ -94,6 +94,7 @@ def test_solve_json_many_chunks(capsys, monkeypatch):
     (["count", "64"], "0..63"),
     (["count", "eight"], "invalid int value"),
     (["count", "8", "--threads", "0"], "--threads must be in the range 1.."),
+    (["count", "8", "--threads", "999"], "the environment variable NUMBA_NUM_THREADS sets"),
     (["count", "8", "--prefix-depth", "0"], "--prefix-depth must be in the range"),
     (["count", "8", "--fundamental", "--preplace", "0:0"], "--fundamental cannot be combined"),
     (["solve", "8", "--limit", "-1"], "limit"),
