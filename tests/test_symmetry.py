@@ -195,6 +195,31 @@ def test_fundamental_solutions_count(n):
     assert int(nq.orbit_size(fund).sum()) == A000170[n]
 
 
+def test_fundamental_solutions_that_do_not_fit_say_so_in_their_own_words(monkeypatch):
+    """Its memory is every solution's (it said solve's words: take the first k with
+    limit=k, which it has not; a large result warned of solve(18))."""
+    import warnings
+
+    from nqueens_numba import _validate
+
+    with pytest.raises(MemoryError, match=r"^fundamental_solutions\(20\) enumerates every "
+                       r"solution first .*39,029,188,884 solutions .*count_solutions\(20, "
+                       r"fundamental=True\) counts them") as info:
+        nq.fundamental_solutions(20)
+    assert "limit" not in str(info.value)
+    monkeypatch.setattr(config, "LARGE_RESULT_BYTES", 1000)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert len(nq.fundamental_solutions(10)) == 92
+    assert [str(w.message).split(":")[0] for w in caught] == [
+        "fundamental_solutions(10) enumerates every solution first (solve(10), about 8 times "
+        "as many)"]
+    monkeypatch.setattr(_validate, "max_bytes", lambda value: 100)  # (no tabulated total)
+    with pytest.raises(MemoryError, match=r"^fundamental_solutions\(11, piece='superqueen'\) "
+                       r"enumerates every solution first .*, which do not fit: the result "):
+        nq.fundamental_solutions(11, piece="superqueen")
+
+
 # --------------------------------------------------------------------------- D4 itself
 
 
