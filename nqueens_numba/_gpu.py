@@ -9,10 +9,13 @@ format: a GPU checkpoint resumes on the CPU and the reverse) and Ctrl-C work as 
 One host thread per GPU copies the states to its device once, then launches the kernel on
 batches of the subproblems not started (``tracker.pending``, taken in order from a shared
 cursor), each sized to about ``config.GPU_LAUNCH_SECONDS`` of work from the time per
-subproblem measured on the launches before; after each launch it reports every subproblem's
-result row. The calling thread saves the checkpoint and draws the bar meanwhile; on Ctrl-C
-it tells the host threads to stop (each within its running launch, about a second) and
-raises :meth:`~nqueens_numba._runner.Tracker.interrupted`. The searches in progress that a
+subproblem measured on the launches before. The kernel writes each subproblem's row into
+mapped host memory as it finishes it; the host thread reports the finished rows every
+:data:`POLL_SECONDS` while the launch runs, and the rest when it ends (so the bar moves
+and the checkpoint records them even when one launch takes long). The calling thread saves
+the checkpoint and draws the bar meanwhile; on Ctrl-C it sets each running launch's stop
+flag (the kernel's threads leave their subproblems, which are counted again on resume),
+and raises :meth:`~nqueens_numba._runner.Tracker.interrupted`. The searches in progress that a
 CPU count saved in a checkpoint (stacks) go on on the CPU first: the GPU kernels count whole
 subproblems.
 """
@@ -28,6 +31,16 @@ from ._pool import Crew, supervise
 from ._progress import compile_first
 
 __all__ = ["CudaDevices", "after_launch", "count_states", "resume_on_cpu"]
+
+#: How often a host thread reports the rows a running launch has finished (seconds).
+POLL_SECONDS = 0.1
+
+#: The most subproblems in one launch: its rows of results, in mapped host memory, take
+#: up to 48 MB (six ``int64`` columns of the symmetric search).
+MAX_LAUNCH = 1 << 20
+
+#: numba's CUDA simulator runs one kernel at a time in a process: its launches take turns.
+_SIMULATOR_TURNS = threading.Lock()
 
 
 def after_launch(device, n_done):
@@ -46,6 +59,7 @@ class _Work:
         self.next = 0
         self.stopped = False
         self.error = None
+        self.on_stop = []  # what stops the running launches: called by stop()
         self.running = n_threads
         self.ended = threading.Event()
         if n_threads == 0:
@@ -66,6 +80,9 @@ class _Work:
             if error is not None and self.error is None:
                 self.error = error
             self.stopped = True
+            calls, self.on_stop = self.on_stop, []
+        for call in calls:
+            call()
 
     def leave(self):
         with self.lock:
@@ -97,10 +114,7 @@ class CudaDevices:
         self.where = " on the GPU" if self.threads == 1 else f" on {self.threads} GPUs"
         self.timings = {"copy": 0.0, "kernel": 0.0, "launches": 0, "compile": 0.0}
         self._lock = threading.Lock()
-        # numba's CUDA simulator runs one kernel at a time: its host threads take turns
-        from numba import config as numba_config
-
-        self._turns = threading.Lock() if numba_config.ENABLE_CUDASIM else nullcontext()
+        self._turns = _turns()
 
     def load(self, split, progress=False):
         """Compile the GPU kernel of ``split`` (a launch on no subproblems on each GPU)
@@ -114,12 +128,12 @@ class CudaDevices:
 
         def compile_all():
             for device in self.devices:
-                with cuda.gpus[device]:
+                with cuda.gpus[device], self._turns:
                     on = [cuda.to_device(a) for a in (
                         empty, np.zeros(1, np.int64), allow, np.zeros(1, np.int64),
-                        np.zeros((1, split.width), np.int64))]
+                        np.zeros(1, np.int64), np.zeros((1, split.width), np.int64))]
                     kernel[_grid(cuda, 0, block), block](
-                        *_args(job, on[0], on[1], on[2]), 0, 0, on[3], on[4])
+                        *_args(job, on[0], on[1], on[2]), 0, 0, on[3], on[4], on[5])
                     cuda.synchronize()
 
         start = time.perf_counter()
@@ -157,10 +171,20 @@ class CudaDevices:
         todo = cuda.to_device(work.todo)
         allow = cuda.to_device(_allow(job))
         counter = cuda.device_array(1, dtype=np.int64)
-        zero = np.zeros(1, dtype=np.int64)
+        stop = cuda.to_device(np.zeros(1, dtype=np.int64))
+        zero, one = np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64)
+        launched, aside = cuda.stream(), cuda.stream()  # (the stop flag's copy overlaps)
+        size = min(_grid(cuda, 1 << 40, block) * block, MAX_LAUNCH)  # first: one a thread
+        out = cuda.mapped_array((min(size, len(work.todo)), split.width), dtype=np.int64)
         cuda.synchronize()
         copied = time.perf_counter() - start
-        size = _grid(cuda, 1 << 40, block) * block  # the first launch: one per thread
+
+        def stop_launch():  # (called by the thread that stops the count)
+            with cuda.gpus[device]:
+                stop.copy_to_device(one, stream=aside)
+
+        with work.lock:
+            work.on_stop.append(stop_launch)
         spent = 0.0
         launches = 0
         args = _args(job, states, todo, allow)
@@ -168,23 +192,62 @@ class CudaDevices:
             first, count = work.take(size)
             if count == 0:
                 break
+            if count > len(out):
+                out = cuda.mapped_array((count, split.width), dtype=np.int64)
             start = time.perf_counter()
             with self._turns:
-                counter.copy_to_device(zero)
-                out = cuda.device_array((count, split.width), dtype=np.int64)
-                kernel[_grid(cuda, count, block), block](*args, first, count, counter, out)
-                results = out.copy_to_host()
+                rows = _Rows(out, count)
+                counter.copy_to_device(zero, stream=launched)
+                kernel[_grid(cuda, count, block), block, launched](
+                    *args, first, count, counter, stop, out)
+                ended = cuda.event()
+                ended.record(stream=launched)
+                while not getattr(ended, "query", lambda: True)():  # (simulator: ended)
+                    rows.report(tracker, work.todo[first:first + count])
+                    time.sleep(POLL_SECONDS)
+                launched.synchronize()
+                rows.report(tracker, work.todo[first:first + count])
             seconds = time.perf_counter() - start
             spent += seconds
             launches += 1
-            tracker.finish(work.todo[first:first + count], results)
+            if rows.reported < count:  # (stopped: the launch left some)
+                break
             after_launch(device, count)
             per_state = max(seconds / count, 1e-9)
-            size = int(min(max(1, config.GPU_LAUNCH_SECONDS / per_state), 1 << 24))
+            size = int(min(max(1, config.GPU_LAUNCH_SECONDS / per_state), MAX_LAUNCH))
         with self._lock:
             self.timings["copy"] += copied
             self.timings["kernel"] += spent
             self.timings["launches"] += launches
+
+
+class _Rows:
+    """The rows a launch writes into mapped host memory ``out``, the first ``count``: their
+    first columns set to -1 before the launch; a row whose first column is set again is
+    finished (:func:`_kernels.gpu` writes it last)."""
+
+    def __init__(self, out, count):
+        self.view = np.asarray(out)[:count]
+        self.view[:, 0] = -1
+        self.seen = np.zeros(count, dtype=bool)
+        self.reported = 0
+
+    def report(self, tracker, indices):
+        """Report to ``tracker`` the rows finished since the last call (``indices``: the
+        launch's subproblems)."""
+        new = np.flatnonzero((self.view[:, 0] >= 0) & ~self.seen)
+        if len(new):
+            self.seen[new] = True
+            self.reported += len(new)
+            tracker.finish(indices[new], self.view[new])
+
+
+def _turns():
+    """What a launch holds while it runs: under numba's CUDA simulator, which runs one kernel
+    at a time in a process, a lock of the process; on GPUs nothing."""
+    from numba import config as numba_config
+
+    return _SIMULATOR_TURNS if numba_config.ENABLE_CUDASIM else nullcontext()
 
 
 def _grid(cuda, count, block):
@@ -206,7 +269,8 @@ def _kernel(job):
     :class:`~nqueens_numba._job.CountJob` and its block size."""
     levels, block, wide = _kernels.launch_shape(job.n, job.depth, config.GPU_BLOCK)
     factory = _kernels.entry(gpu_job(job.method), job.board, job.constrained)
-    return factory(levels, block, wide), block
+    with _turns():  # (the simulator swaps the kernels' module's cuda while one runs)
+        return factory(levels, block, wide), block
 
 
 def _args(job, states, todo, allow):
@@ -233,12 +297,13 @@ def count_states(job, states, device=0):
     if not len(states):
         return np.zeros((0, job.width), dtype=np.int64)
     kernel, block = _kernel(job)
-    with cuda.gpus[device]:
+    with cuda.gpus[device], _turns():
         on = [cuda.to_device(a) for a in (states, np.arange(len(states), dtype=np.int64),
-                                          _allow(job), np.zeros(1, np.int64))]
+                                          _allow(job), np.zeros(1, np.int64),
+                                          np.zeros(1, np.int64))]
         out = cuda.device_array((len(states), job.width), dtype=np.int64)
         kernel[_grid(cuda, len(states), block), block](*_args(job, on[0], on[1], on[2]), 0,
-                                                       len(states), on[3], out)
+                                                       len(states), on[3], on[4], out)
         return out.copy_to_host()
 
 

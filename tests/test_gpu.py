@@ -341,6 +341,73 @@ def test_a_cpu_checkpoint_with_searches_in_progress_resumes_on_the_gpu(tmp_path)
     assert found["total"] == 14200
 
 
+@pytest.mark.slow  # (the CUDA simulator: seconds)
+@pytest.mark.parametrize("method, expected", [("symmetric", 2680), ("halving", 2680)])
+def test_ctrl_c_stops_a_running_launch(tmp_path, method, expected):
+    """Ctrl-C during a launch that holds every subproblem left sets its stop flag: the
+    kernel's threads leave their subproblems (here on the way back up too: ``STOP_ROWS``
+    lowered so that the small board's searches look), the rows finished before are saved,
+    the others are not, and the count resumes exactly, on the GPU and on the CPU."""
+    found = simulate(f"""
+        import os, shutil, signal, threading
+        from nqueens_numba._kernels import gpu
+        gpu.STOP_ROWS = 2
+        config.GPU_LAUNCH_SECONDS = 1e6  # (the second launch takes all that is left)
+        launches = []
+
+        def after(device, n_done):
+            launches.append(n_done)
+            if len(launches) == 1:  # Ctrl-C during the second launch
+                threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+
+        _gpu.after_launch = after
+        try:
+            nq.count_solutions(11, method="{method}", prefix_depth=3, device="cuda",
+                               checkpoint="run.json")
+            message = "not interrupted"
+        except KeyboardInterrupt as exc:
+            message = str(exc)
+        saved = checkpoint.status("run.json")
+        shutil.copy("run.json", "cpu.json")
+        _gpu.after_launch = lambda device, n_done: None
+        gpu.STOP_ROWS = 12  # (kernels that look less often: the simulator's atomics are slow)
+        gpu._count_kernel.cache_clear()
+        gpu._symmetric_kernel.cache_clear()
+        total = nq.count_solutions(11, method="{method}", device="cuda", checkpoint="run.json")
+        on_cpu = nq.count_solutions(11, method="{method}", checkpoint="cpu.json")
+        print(json.dumps(dict(message=message, saved=saved, launches=launches, total=total,
+                              on_cpu=on_cpu)))
+    """, tmp_path)
+    assert "interrupted after" in found["message"], found["message"]
+    saved, first = found["saved"], found["launches"][0]
+    assert found["launches"] == [first]  # (the second launch ended stopped)
+    assert first < saved["finished"] < saved["total_subproblems"], saved
+    assert saved["in_progress"] == 0
+    assert found["total"] == found["on_cpu"] == expected
+
+
+@pytest.mark.slow  # (the CUDA simulator: seconds)
+def test_counts_from_several_threads_at_once(tmp_path):
+    """GPU counts called from several Python threads at once, each building kernels while
+    another's run (numba's simulator runs one at a time, and swaps the kernels' module's
+    ``cuda`` while one runs: it failed with 'FakeCUDAModule' object has no attribute)."""
+    found = simulate("""
+        import threading
+        calls = [dict(method="halving"), dict(), dict(torus=True), dict(piece="superqueen"),
+                 dict(method="halving", preplaced={1: 3})]
+        out = [None] * len(calls)
+
+        def count(k):
+            out[k] = nq.count_solutions(10 if k < 4 else 9, device="cuda", **calls[k])
+
+        threads = [threading.Thread(target=count, args=(k,)) for k in range(len(calls))]
+        [t.start() for t in threads]
+        [t.join() for t in threads]
+        print(json.dumps(dict(out=out, cpu=nq.count_solutions(9, preplaced={1: 3}))))
+    """, tmp_path)
+    assert found["out"] == [724, 724, 0, 4, found["cpu"]]
+
+
 def test_the_cli_counts_on_the_gpu(tmp_path):
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
     done = subprocess.run([sys.executable, "-m", "nqueens_numba", "count", "9", "--device",

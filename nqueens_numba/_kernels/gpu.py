@@ -29,7 +29,15 @@ device counted them.
   constraints (``allowed``) reads ``allow`` at each step.
 * No thread adds into a shared total: each subproblem's row is written once, by the thread
   that searched it, which is what checkpoints need (a sum per block would lose which
-  subproblems are done).
+  subproblems are done). Its first column is written last, after a system-wide fence: the
+  host, which reads the rows while the launch runs (``out`` may be mapped host memory, its
+  first column -1 on entry), takes a row whose first column is set as finished.
+* A launch stops early when ``stop[0]`` (device memory, which the host sets during the
+  launch) is not 0: a thread looks when it takes every 16th subproblem (``STOP_EVERY``; an
+  atomic read each, which numba's simulator makes costly), and on its way back up to a
+  level with at least ``STOP_ROWS`` rows below it (rare steps: a few times a second even on
+  large boards); the subproblems it leaves are not written (and are counted again later,
+  whole).
 
 Kernels are built by factories, one per stack size, block size, word type and board
 (``KNIGHT``: superqueens; ``TORUS``: toroidal queens, by least steps), each cached:
@@ -64,6 +72,20 @@ __all__ = ["cuda", "numpy_shim", "launch_shape", "STACK_BYTES"]
 #: Shared memory a block's stacks may take (bytes): the 48 KiB every CUDA device gives a
 #: block without opting in.
 STACK_BYTES = 48 * 1024
+
+#: A thread looks at the launch's stop flag on its way back up to a level with at least this
+#: many rows below it (a subtree of 12 rows takes milliseconds to a tenth of a second).
+STOP_ROWS = 12
+
+#: A thread looks at the stop flag when it takes a subproblem whose number in the launch is a
+#: multiple of 16 (``j & STOP_EVERY == 0``).
+STOP_EVERY = 15
+
+
+def _stop_level(levels):
+    """The levels (``sp``) below which a step back up looks at the stop flag (none when a
+    whole subproblem has at most ``STOP_ROWS`` rows: its thread looks before the next)."""
+    return levels - STOP_ROWS
 
 
 def _python(kernel):
@@ -174,15 +196,17 @@ def _count_kernel(levels, block, wide, variant, allowed):
     size = levels * block
     words = 4 * size  # free, cols, diag, anti of each level and thread
     word = np.int64 if wide else np.int32
+    looks = _stop_level(levels)
     knight = bool(variant & KNIGHT)  # (constants of the kernel: the others' code is dropped)
     torus = bool(variant & TORUS)
 
     @cuda.jit
-    def _count_states(n, states, depth, allow, todo, first, count, counter, out):
+    def _count_states(n, states, depth, allow, todo, first, count, counter, stop, out):
         """Count subproblems ``todo[first:first + count]`` of ``states``, ``(k, 3 + depth)``
         int64, with per-row allowed squares ``allow``, ``(n,)`` int64: ``out[j]`` (int64)
         gets the completions of ``todo[first + j]`` (on the torus, weighted as
-        ``_common._steps_weight`` says). ``counter``: ``(1,)`` int64, 0 on entry."""
+        ``_common._steps_weight`` says). ``counter``: ``(1,)`` int64, 0 on entry;
+        ``stop``: ``(1,)`` int64, not 0 to stop (see the module's docstring)."""
         stack = cuda.shared.array(words, word)  # one array: one base address
         s_free = stack[:size]
         s_cols = stack[size:2 * size]
@@ -195,7 +219,7 @@ def _count_kernel(levels, block, wide, variant, allowed):
         m = n - 1
         while True:
             j = cuda.atomic.add(counter, 0, 1)
-            if j >= count:
+            if j >= count or (j & STOP_EVERY == 0 and cuda.atomic.add(stop, 0, 0) != 0):
                 break
             i = todo[first + j]
             cols = word(states[i, 0])
@@ -236,6 +260,7 @@ def _count_kernel(levels, block, wide, variant, allowed):
                 free = word(0)
             sp = np.int32(0)  # the level: row depth + sp
             last = np.int32(m - 1 - depth)  # the level whose next row is the last
+            stopped = False
             while True:
                 if free != 0:
                     bit = word(free & -free)
@@ -277,12 +302,17 @@ def _count_kernel(levels, block, wide, variant, allowed):
                     break
                 else:
                     sp = np.int32(sp - 1)
+                    if sp < looks and cuda.atomic.add(stop, 0, 0) != 0:
+                        stopped = True
+                        break
                     free, cols, diag, anti = _gpu_pop(s_free, s_cols, s_diag, s_anti,
                                                       np.uint32(sp * block + t))
                     if knight:  # the queen of the row above: two saved column masks apart
                         above = first_above
                         if sp > 0:
                             above = word(cols ^ s_cols[(sp - 1) * block + t])
+            if stopped:
+                break
             out[j, 0] = total
 
     return _count_states
@@ -295,14 +325,16 @@ def _symmetric_kernel(levels, block, wide, knight):
     size = levels * block
     words = 4 * size  # free, cols, diag, anti of each level and thread
     word = np.int64 if wide else np.int32
+    looks = _stop_level(levels)
 
     @cuda.jit
-    def _count_symmetric_states(n, states, depth, todo, first, count, counter, out):
+    def _count_symmetric_states(n, states, depth, todo, first, count, counter, stop, out):
         """The symmetric search of subproblems ``todo[first:first + count]`` of ``states``,
         ``(k, 3 + depth)`` int64, ``depth >= 2``: ``out[j]``, ``(6,)`` int64, gets the
         results of ``todo[first + j]`` as the CPU kernel counts them (leaves with 1 .. 4
         tied edges and trivial stabilizer, representatives of orbits of 4 and of 2; see
-        ``symmetric``). ``counter``: ``(1,)`` int64, 0 on entry.
+        ``symmetric``). ``counter``: ``(1,)`` int64, 0 on entry; ``stop``: ``(1,)`` int64,
+        not 0 to stop (see the module's docstring).
 
         A leaf's tied edges: the top edge, a side queen in row ``b`` or ``n - 1 - b``
         (``b``: the first-row column; the side columns are empty between those rows, so
@@ -322,7 +354,7 @@ def _symmetric_kernel(levels, block, wide, knight):
         m = n - 1
         while True:
             j = cuda.atomic.add(counter, 0, 1)
-            if j >= count:
+            if j >= count or (j & STOP_EVERY == 0 and cuda.atomic.add(stop, 0, 0) != 0):
                 break
             i = todo[first + j]
             b = states[i, 3]
@@ -360,6 +392,7 @@ def _symmetric_kernel(levels, block, wide, knight):
             last = np.int32(m - 1 - depth)  # the level whose next row is the last
             inner_lo = np.int32(b - depth)  # the levels whose next row is inner
             inner_hi = np.int32(m - b - 1 - depth)
+            stopped = False
             while True:
                 if free != 0:
                     bit = word(free & -free)
@@ -439,18 +472,24 @@ def _symmetric_kernel(levels, block, wide, knight):
                     break
                 else:
                     sp = np.int32(sp - 1)
+                    if sp < looks and cuda.atomic.add(stop, 0, 0) != 0:
+                        stopped = True
+                        break
                     free, cols, diag, anti = _gpu_pop(s_free, s_cols, s_diag, s_anti,
                                                       np.uint32(sp * block + t))
                     if knight:  # the queen of the row above: two saved column masks apart
                         above = first_above
                         if sp > 0:
                             above = word(cols ^ s_cols[(sp - 1) * block + t])
-            out[j, 0] = c1
+            if stopped:
+                break
             out[j, 1] = c2
             out[j, 2] = c3
             out[j, 3] = c4
             out[j, 4] = o4
             out[j, 5] = o2
+            cuda.threadfence_system()  # (the first column last: the row is finished)
+            out[j, 0] = c1
 
     return _count_symmetric_states
 
