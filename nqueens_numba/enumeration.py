@@ -444,7 +444,7 @@ def fundamental_solutions(n, *, n_threads=None, piece="queen", torus=False):
             sols = _solve(n, None, n_threads, _validate.max_bytes(None), None, board, False)
         except MemoryError as exc:  # (a board without tabulated totals)
             raise MemoryError(f"{first}, which do not fit: {exc}; {instead}") from None
-    return _canonical(sols)
+        return _canonical(sols)
 
 
 def _canonical(sols):
