@@ -278,9 +278,11 @@ class Split:
     @property
     def checkpoint_id(self):
         """What identifies this split in a checkpoint file (JSON-serialisable dict)."""
-        sha = None if self.constraints is None else self.constraints.sha256
+        cons = self.constraints
         return checkpoint.split_record(self.n, self.method, self.depth, self.states,
-                                       self.results, sha, self.board.name, self.board.counted)
+                                       self.results, None if cons is None else cons.sha256,
+                                       self.board.name, self.board.counted,
+                                       None if cons is None else cons.record())
 
     def partial_count(self, results):
         """Solutions counted in ``results``, ``(n_states, width)``, so far: the total the

@@ -36,7 +36,8 @@ import numpy as np
 from . import _validate, config
 from ._files import atomic_file, lock_beside, probe_directory, remove_stale_temporaries, unlock
 
-__all__ = ["Checkpoint", "CheckpointError", "status", "split_record", "recorded_depth"]
+__all__ = ["Checkpoint", "CheckpointError", "status", "split_record", "recorded_depth",
+           "describe_constraints"]
 
 FORMAT = "nqueens_numba checkpoint"
 VERSION = 2
@@ -288,7 +289,7 @@ class Checkpoint:
 
     def _load(self, target):
         def check_split(split):
-            if split != self.split:
+            if _identity(split) != _identity(self.split):
                 theirs, ours = _describe(split), _describe(self.split)
                 if theirs == ours and isinstance(split, dict):
                     if split.get("constraints_sha256") != self.split.get("constraints_sha256"):
@@ -366,7 +367,11 @@ def status(path):
     dict
         ``n``, ``method``, ``prefix_depth``, ``board`` (``None`` for queens, else
         ``"torus"`` or ``"superqueen"``): the count; ``constrained``: whether it counts
-        completions of pre-placed queens or blocked squares; ``total_subproblems``: the
+        completions of pre-placed queens or blocked squares; ``constraints``: which, as
+        ``{"preplaced": [[row, column], ...], "blocked": [[row, column], ...]}`` (``None``
+        without constraints, or in a file of an earlier version, which records only their
+        hash; :func:`describe_constraints` writes them as the command line takes pre-placed
+        queens); ``total_subproblems``: the
         subproblems of its split; ``finished``: how many are done; ``in_progress``: how many
         have a search under way (resumed from its saved stack); ``partial_count``: the
         solutions the recorded work stands for (``None`` in a version 1 file);
@@ -418,6 +423,7 @@ def status(path):
         "prefix_depth": split.get("prefix_depth"),
         "board": split.get("board"),
         "constrained": "constraints_sha256" in split,
+        "constraints": split.get("constraints") if "constraints_sha256" in split else None,
         "total_subproblems": total,
         "finished": len(finished),
         "in_progress": len(in_progress),
@@ -430,7 +436,7 @@ def status(path):
 
 
 def split_record(n, method, depth, states, results=None, constraints_sha256=None,
-                 board_name=None, counted=None):
+                 board_name=None, counted=None, constraints=None):
     """What identifies a split in a checkpoint file (its ``"split"`` field).
 
     JSON-serialisable: the board order, method and prefix depth, the number of subproblems
@@ -439,7 +445,9 @@ def split_record(n, method, depth, states, results=None, constraints_sha256=None
     constraints of a constrained count, ``board_name`` the board of a variant (``"torus"``,
     ``"superqueen"``), ``counted`` how a subproblem's solutions are counted when not one by
     one (``"by least steps"``: weighted, on the torus; earlier versions counted toroidal
-    subproblems one by one, and some of their subproblems look the same).
+    subproblems one by one, and some of their subproblems look the same), ``constraints``
+    the constraints themselves, for the reader (``Constraints.record``: not compared, so
+    that files of earlier versions, which lack it, resume).
     """
     split = {
         "n": int(n),
@@ -450,7 +458,7 @@ def split_record(n, method, depth, states, results=None, constraints_sha256=None
     }
     optional = {"results": None if results is None else list(results),
                 "constraints_sha256": constraints_sha256, "board": board_name,
-                "counted": counted}
+                "counted": counted, "constraints": constraints}
     split.update((key, value) for key, value in optional.items() if value is not None)
     return split
 
@@ -478,11 +486,41 @@ def recorded_depth(path, n, method, board_name=None):
     return depth if type(depth) is int else None
 
 
+def _identity(split):
+    """What of a split record tells one count from another: all but the constraints' own
+    record (for the reader; their hash is compared)."""
+    if not isinstance(split, dict):
+        return split
+    return {key: value for key, value in split.items() if key != "constraints"}
+
+
 def _describe(split):
     if not isinstance(split, dict):
         return repr(split)
     parts = [f"{key}={value!r}" for key, value in split.items()
              if key in ("n", "method", "prefix_depth", "board")]
     if "constraints_sha256" in split:
-        parts.append("pre-placed queens or blocked squares")
+        parts.append(describe_constraints(split.get("constraints")))
     return ", ".join(parts) or repr(split)[:200]
+
+
+def describe_constraints(record, most=8):
+    """The constraints of a checkpoint's split (``Constraints.record``) in the command
+    line's words (``--preplace 0:5,3:7``): ``2 pre-placed queens (0:5,3:7) and 2 blocked
+    squares (1:1,2:2)``, the first
+    ``most`` of each; without a record (files of earlier versions), ``pre-placed queens or
+    blocked squares``."""
+    try:
+        queens, blocked = record["preplaced"], record["blocked"]
+        parts = []
+        for name, squares in (("pre-placed queen", queens), ("blocked square", blocked)):
+            if squares:
+                shown = ",".join(f"{int(r)}:{int(c)}" for r, c in squares[:most])
+                more = ",..." if len(squares) > most else ""
+                parts.append(f"{len(squares)} {name}{'s' * (len(squares) != 1)} "
+                             f"({shown}{more})")
+        if parts:
+            return " and ".join(parts)
+    except (TypeError, KeyError, ValueError):
+        pass  # (no record, or not one this version wrote)
+    return "pre-placed queens or blocked squares"

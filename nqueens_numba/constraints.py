@@ -50,6 +50,13 @@ class Constraints:
         """Identifies the constraints (in checkpoints)."""
         return hashlib.sha256(self.allow.tobytes()).hexdigest()
 
+    def record(self):
+        """The constraints as a checkpoint shows them (JSON-serialisable):
+        ``{"preplaced": [[row, column], ...], "blocked": [[row, column], ...]}``, by row."""
+        rows = np.flatnonzero(self.queens >= 0)
+        return {"preplaced": [[int(r), int(self.queens[r])] for r in rows],
+                "blocked": np.argwhere(self.blocked).tolist()}
+
     def search_share(self, samples=4096, seed=0):
         """The share of the row-by-row search tree of the board without constraints that
         the search with them walks (float, 0 to 1), estimated from random paths.

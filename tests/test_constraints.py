@@ -146,6 +146,40 @@ def test_constrained_checkpoint(tmp_path):
     assert json.loads(path.read_text())["split"]["constraints_sha256"]
 
 
+def test_a_constrained_checkpoint_says_which_constraints(tmp_path, capsys):
+    """The file records the pre-placed queens and blocked squares (it held their hash
+    alone: a user who forgot them could not resume); ``status`` and the error of another
+    count give them as ``--preplace`` takes them; a file of an earlier version, without
+    them, still resumes."""
+    from nqueens_numba.checkpoint import _checksum
+
+    path = tmp_path / "run.json"
+    blocked = np.zeros((12, 12), dtype=bool)
+    blocked[np.arange(1, 11), np.arange(1, 11)] = True
+    total = nq.count_solutions(12, preplaced={0: 3, 5: 7}, blocked=blocked, checkpoint=path)
+    info = nq.checkpoint.status(path)
+    assert info["constraints"] == {"preplaced": [[0, 3], [5, 7]],
+                                   "blocked": [[r, r] for r in range(1, 11)]}
+    described = ("2 pre-placed queens (0:3,5:7) and 10 blocked squares (1:1,2:2,3:3,4:4,5:5,"
+                 "6:6,7:7,8:8,...)")
+    assert nq.checkpoint.describe_constraints(info["constraints"]) == described
+    assert main(["status", str(path)]) == 0
+    assert f"with {described}" in capsys.readouterr().out
+    with pytest.raises(nq.CheckpointError, match=r"written for n=12, method='halving', "
+                       r"prefix_depth=\d+, 2 pre-placed queens \(0:3,5:7\) and 10 blocked "
+                       r".*; this count is .* 1 pre-placed queen \(0:4\)\."):
+        nq.count_solutions(12, preplaced={0: 4}, checkpoint=path)
+    data = json.loads(path.read_text())  # as an earlier version wrote it
+    del data["split"]["constraints"]
+    data["sha256"] = _checksum(data)
+    path.write_text(json.dumps(data))
+    assert nq.checkpoint.status(path)["constraints"] is None
+    assert nq.count_solutions(12, preplaced={0: 3, 5: 7}, blocked=blocked,
+                              checkpoint=path) == total
+    with pytest.raises(nq.CheckpointError, match=r"pre-placed queens or blocked squares;"):
+        nq.count_solutions(12, preplaced={0: 4}, checkpoint=path)
+
+
 def test_cli_constraints(tmp_path, capsys):
     assert main(["count", "8", "--preplace", "0:0"]) == 0
     assert capsys.readouterr().out == "4\n"

@@ -83,7 +83,7 @@ def print_status(path, as_json, out):
     if info["board"] is not None:
         what += f", {info['board']} board"
     if info["constrained"]:
-        what += ", with pre-placed queens or blocked squares"
+        what += f", with {checkpoint.describe_constraints(info['constraints'])}"
     partial = info["partial_count"]
     lines = [
         f"checkpoint:  {path}",
