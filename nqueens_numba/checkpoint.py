@@ -474,15 +474,14 @@ def recorded_depth(path, n, method, board_name=None):
     """
     if path is None or not os.path.isfile(path):
         return None
-    try:
-        with open(path, encoding="utf-8") as file:
-            split = json.load(file).get("split")
-        if (split.get("n") != n or split.get("method") != method
-                or split.get("board") != board_name):
-            return None
-        depth = split.get("prefix_depth")
-    except (OSError, ValueError, AttributeError, RecursionError):
+    try:  # (only from an intact file: an edited depth would make another split first)
+        split = _read(path, CheckpointError)[0]["split"]
+    except (CheckpointError, OSError):
         return None  # a damaged file: Checkpoint reports it
+    if (split.get("n") != n or split.get("method") != method
+            or split.get("board") != board_name):
+        return None
+    depth = split.get("prefix_depth")
     return depth if type(depth) is int else None
 
 

@@ -507,6 +507,20 @@ def test_status_errors(tmp_path):
         nq.checkpoint.status(bad)
 
 
+def test_an_edited_prefix_depth_is_a_damaged_file_not_a_bad_argument(tmp_path, monkeypatch):
+    """The depth a checkpoint records is taken only from an intact file: edited, it made
+    another split first and a ValueError about a prefix_depth the user never gave (here
+    one of too many subproblems)."""
+    path = tmp_path / "run.json"
+    nq.count_solutions(12, method="halving", checkpoint=path)
+    data = json.loads(path.read_text())
+    data["split"]["prefix_depth"] = 10
+    path.write_text(json.dumps(data))
+    monkeypatch.setattr(config, "MAX_SUBPROBLEMS", 2000)
+    with pytest.raises(CheckpointError, match="damaged .*checksum does not match"):
+        nq.count_solutions(12, method="halving", checkpoint=path)
+
+
 def test_version_1_files_are_still_read(tmp_path, monkeypatch):
     path = tmp_path / "run.json"
     nq.count_solutions(12, method="halving", checkpoint=path)
