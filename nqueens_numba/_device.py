@@ -10,6 +10,7 @@ which applies the NumPy shim first, see :mod:`nqueens_numba._kernels.gpu`).
 """
 import functools
 import importlib.util
+from collections.abc import Mapping, Set
 
 from . import _kernels, _validate, config
 
@@ -37,7 +38,7 @@ def check_devices(devices):
         return None
     wrong = TypeError(f"devices must be a list of GPU numbers (ints), got "
                       f"{type(devices).__name__}")
-    if isinstance(devices, (str, bytes)):
+    if isinstance(devices, (str, bytes, Mapping, Set)):  # (unordered, or not numbers)
         raise wrong
     try:
         items = list(devices)
