@@ -437,8 +437,8 @@ def test_device_is_validated(device, error, match):
     ([1.0], TypeError, "integer"),
     ([], ValueError, "at least one"),
     ([0, 0], ValueError, "each GPU once"),
-    ({0: 1}, TypeError, "list of GPU numbers, got dict"),
-    ({0, 1}, TypeError, "list of GPU numbers, got set"),
+    ({0: 1}, TypeError, r"list of GPU numbers \(ints\), got dict"),
+    ({0, 1}, TypeError, r"list of GPU numbers \(ints\), got set"),
 ])
 def test_devices_are_validated(devices, error, match):
     with pytest.raises(error, match=match):
