@@ -46,3 +46,12 @@ def test_the_gpu_benchmark_runs_under_the_simulator(tmp_path):
     assert "chosen: GPU_BLOCK = " in out and len(counts) == 4, out
     assert all("(exact)" in line for line in counts), out
     assert "resumed: 724 (exact)" in out or "finished before" in out, out
+
+
+def test_the_gpu_compile_benchmark_documents_itself():
+    """It needs numba-cuda's NVVM (not in the tests' environment) once it compiles; its help
+    runs without, and names what it needs."""
+    run = subprocess.run([sys.executable, str(BENCHMARKS / "gpu_compile.py"), "--help"],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "numba-cuda with NVVM" in run.stdout and "--arch" in run.stdout
