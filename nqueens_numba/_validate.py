@@ -5,6 +5,7 @@ gets one error everywhere: ``TypeError`` for a value of the wrong type (``bool``
 ``float`` are not integers), ``ValueError`` naming the allowed range. Imports nothing else
 from the package but ``config``.
 """
+import collections.abc
 import math
 import operator
 import os
@@ -369,6 +370,9 @@ def integer_array(values, empty_dtype=np.int64, name="queens"):
             return None
         except (TypeError, ValueError):  # (an object array of lists of other lengths)
             raise ragged from None
+    if isinstance(values, (collections.abc.Mapping, collections.abc.Set)):  # (0-d objects)
+        raise TypeError(f"{name} must be a list or array of integers (one column per row), "
+                        f"got a {type(values).__name__}")
     if arr.dtype.kind not in "iu":
         raise TypeError(f"{name} must hold integers, got dtype {arr.dtype}")
     return arr

@@ -85,6 +85,17 @@ def test_render_errors(func, bad, exc):
         func(bad)
 
 
+def test_a_mapping_of_rows_to_columns_is_not_a_placement():
+    """A dict such as ``preplaced`` takes is refused in words (NumPy made it a 0-d object
+    array: "must hold integers, got dtype object")."""
+    for func in (nq.to_svg, nq.format_board, nq.is_solution):
+        with pytest.raises(TypeError, match=r"queens must be a list or array of integers "
+                                            r"\(one column per row\), got a dict"):
+            func({0: 0, 3: 5})
+    with pytest.raises(TypeError, match="got a set"):
+        nq.to_svg({1, 3, 0, 2})
+
+
 def test_empty_inputs():
     assert nq.to_boards([]) == []
     assert nq.format_text([]) == ""
