@@ -242,7 +242,8 @@ def test_solve_warns_once_before_filling_a_large_result(monkeypatch):
     with pytest.warns(UserWarning, match=r"solve\(13, torus=True\) fills 4,524") as record:
         nq.solve(13, torus=True)
     assert len(record) == 1 and record[0].filename == __file__
-    with pytest.warns(UserWarning, match=r"solve\(13\) fills") as record:
+    with pytest.warns(UserWarning, match=r"^fundamental_solutions\(13\) enumerates every "
+                      r"solution first .*: it fills 73,712 solutions") as record:
         assert len(nq.fundamental_solutions(13)) == 9233
     assert len(record) == 1 and record[0].filename == __file__
     with warnings.catch_warnings():
