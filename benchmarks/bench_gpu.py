@@ -20,14 +20,16 @@ ratio printed is this package's total time over the reference's kernel time (bel
 package is faster).
 
 ``--interrupt N SECONDS``: a checkpointed GPU count of ``N`` is stopped after about
-``SECONDS`` (between two launches, as Ctrl-C stops it), then resumed from its checkpoint;
-prints how many subproblems the checkpoint held, and checks the resumed count against OEIS.
+``SECONDS`` (a KeyboardInterrupt after the first launch that ends past them: the stop that
+follows is Ctrl-C's), then resumed from its checkpoint; prints how many subproblems the
+checkpoint held, and checks the resumed count against OEIS.
 
 ``--block``, ``--blocks-per-sm`` and ``--split-threads`` set the tunables of ``config``
 (``GPU_BLOCK``, ``GPU_BLOCKS_PER_SM``, ``GPU_SPLIT_THREADS``); given several values each,
 ``--tune N`` first times the counts of ``N`` by each method with every combination (one
 table, the kernel seconds and the total), then runs the rest with the fastest combination
-for the symmetric count. ``--launch-seconds`` sets ``config.GPU_LAUNCH_SECONDS``.
+for the first of ``--methods``. Board orders from 7: smaller ones are counted at once on
+the CPU, with no split to run on a GPU. ``--launch-seconds`` sets ``config.GPU_LAUNCH_SECONDS``.
 
 Under numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``, small n, ``--block 8``) it runs
 without a GPU: a check of the script itself, which the tests run.
@@ -156,11 +158,25 @@ def tune(n, methods, gpus, compiled, args):
     return {name: value for (_, name), value in zip(TUNABLES, chosen)}
 
 
+def at_least(low, kind=int):
+    """An argparse type: a number of ``kind`` of at least ``low``."""
+    def convert(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if not value >= low:  # (NaN too)
+            raise argparse.ArgumentTypeError(f"must be at least {low}, got {text}")
+        return value
+    return convert
+
+
 def main():
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
         epilog=__doc__.split("\n\n", 2)[2], formatter_class=argparse.RawTextHelpFormatter)
-    parser.add_argument("--n", type=int, nargs=2, default=(16, 21), metavar=("FROM", "TO"),
+    parser.add_argument("--n", type=at_least(7), nargs=2, default=(16, 21),
+                        metavar=("FROM", "TO"),
                         help="the board orders to count (default 16 21)")
     parser.add_argument("--methods", nargs="+", default=["symmetric", "halving"],
                         choices=_split.METHODS, help="the methods to time, in order")
@@ -172,17 +188,18 @@ def main():
     parser.add_argument("--interrupt", type=float, nargs=2, default=None,
                         metavar=("N", "SECONDS"),
                         help="stop a checkpointed count of N after SECONDS, resume it")
-    parser.add_argument("--tune", type=int, default=None, metavar="N",
+    parser.add_argument("--tune", type=at_least(7), default=None, metavar="N",
                         help="time every combination of the tunables on N first")
-    parser.add_argument("--block", type=int, nargs="+", default=[config.GPU_BLOCK],
+    parser.add_argument("--block", type=at_least(1), nargs="+", default=[config.GPU_BLOCK],
                         help="threads per block (config.GPU_BLOCK)")
-    parser.add_argument("--blocks-per-sm", type=int, nargs="+",
+    parser.add_argument("--blocks-per-sm", type=at_least(1), nargs="+",
                         default=[config.GPU_BLOCKS_PER_SM],
                         help="blocks per multiprocessor (config.GPU_BLOCKS_PER_SM)")
-    parser.add_argument("--split-threads", type=int, nargs="+",
+    parser.add_argument("--split-threads", type=at_least(1), nargs="+",
                         default=[config.GPU_SPLIT_THREADS],
                         help="the split's size (config.GPU_SPLIT_THREADS)")
-    parser.add_argument("--launch-seconds", type=float, default=config.GPU_LAUNCH_SECONDS,
+    parser.add_argument("--launch-seconds", type=at_least(1e-6, float),
+                        default=config.GPU_LAUNCH_SECONDS,
                         help="GPU work per launch (config.GPU_LAUNCH_SECONDS)")
     args = parser.parse_args()
     several = [key for key, _ in TUNABLES if len(getattr(args, key)) > 1]

@@ -423,7 +423,7 @@ def status(path):
         "prefix_depth": split.get("prefix_depth"),
         "board": split.get("board"),
         "constrained": "constraints_sha256" in split,
-        "constraints": split.get("constraints") if "constraints_sha256" in split else None,
+        "constraints": _constraints_record(split) if "constraints_sha256" in split else None,
         "total_subproblems": total,
         "finished": len(finished),
         "in_progress": len(in_progress),
@@ -499,8 +499,35 @@ def _describe(split):
     parts = [f"{key}={value!r}" for key, value in split.items()
              if key in ("n", "method", "prefix_depth", "board")]
     if "constraints_sha256" in split:
-        parts.append(describe_constraints(split.get("constraints")))
+        parts.append(describe_constraints(_constraints_record(split)))
     return ", ".join(parts) or repr(split)[:200]
+
+
+def _constraints_record(split):
+    """The constraints a split records (``Constraints.record``), or ``None`` when it records
+    none or one that is not the constraints whose hash it holds (a file edited by hand)."""
+    from .constraints import check_constraints
+
+    record, n = split.get("constraints"), split["n"]
+
+    def squares(name):  # [(row, column), ...] on the board
+        found = []
+        for row, column in record[name]:
+            found.append((_validate.in_range(row, name, 0, n - 1),
+                          _validate.in_range(column, name, 0, n - 1)))
+        return found
+
+    try:
+        queens = dict(squares("preplaced"))
+        blocked = np.zeros((n, n), dtype=bool)
+        for square in squares("blocked"):
+            blocked[square] = True
+        cons = check_constraints(n, queens or None, blocked)
+    except (TypeError, KeyError, ValueError, OverflowError, IndexError, AttributeError):
+        return None
+    if cons is None or cons.sha256 != split.get("constraints_sha256"):
+        return None
+    return cons.record()
 
 
 def describe_constraints(record, most=8):
@@ -520,6 +547,6 @@ def describe_constraints(record, most=8):
                              f"({shown}{more})")
         if parts:
             return " and ".join(parts)
-    except (TypeError, KeyError, ValueError):
+    except (TypeError, KeyError, ValueError, OverflowError):
         pass  # (no record, or not one this version wrote)
     return "pre-placed queens or blocked squares"

@@ -439,11 +439,13 @@ def fundamental_solutions(n, *, n_threads=None, piece="queen", torus=False):
                           stacklevel=_outside_level())
     with _progress.interruption_says(f"fundamental_solutions({call}) interrupted: nothing is "
                                      f"returned"), warnings.catch_warnings():
-        warnings.filterwarnings("ignore", r"solve\(", UserWarning)  # (given above)
+        if total is not None:  # (said above; else solve's warning says it, named solve)
+            warnings.filterwarnings("ignore", r"solve\(", UserWarning)
         try:
             sols = _solve(n, None, n_threads, _validate.max_bytes(None), None, board, False)
-        except MemoryError as exc:  # (a board without tabulated totals)
-            raise MemoryError(f"{first}, which do not fit: {exc}; {instead}") from None
+        except MemoryError as exc:  # (a board without tabulated totals: solve's numbers)
+            size = str(exc).split(", more than")[0].removeprefix("the result would take ")
+            raise MemoryError(f"{first}: {size} do not fit in memory; {instead}") from None
         return _canonical(sols)
 
 

@@ -169,8 +169,17 @@ def test_a_constrained_checkpoint_says_which_constraints(tmp_path, capsys):
                        r"prefix_depth=\d+, 2 pre-placed queens \(0:3,5:7\) and 10 blocked "
                        r".*; this count is .* 1 pre-placed queen \(0:4\)\."):
         nq.count_solutions(12, preplaced={0: 4}, checkpoint=path)
-    data = json.loads(path.read_text())  # as an earlier version wrote it
-    del data["split"]["constraints"]
+    data = json.loads(path.read_text())
+    for forged in ({"preplaced": [[0, 4], [5, 7]], "blocked": []}, "garbage",
+                   {"preplaced": [[float("inf"), 0]], "blocked": []},
+                   {"preplaced": [[True, 3]], "blocked": [[99, 99]]}):
+        data["split"]["constraints"] = forged  # (checksum made again: edited by hand)
+        data["sha256"] = _checksum(data)
+        path.write_text(json.dumps(data))
+        assert nq.checkpoint.status(path)["constraints"] is None  # (not the hash's)
+        assert main(["status", str(path)]) == 0
+        assert "with pre-placed queens or blocked squares" in capsys.readouterr().out
+    del data["split"]["constraints"]  # as an earlier version wrote it
     data["sha256"] = _checksum(data)
     path.write_text(json.dumps(data))
     assert nq.checkpoint.status(path)["constraints"] is None

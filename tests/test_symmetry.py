@@ -214,10 +214,16 @@ def test_fundamental_solutions_that_do_not_fit_say_so_in_their_own_words(monkeyp
     assert [str(w.message).split(":")[0] for w in caught] == [
         "fundamental_solutions(10) enumerates every solution first (solve(10), about 8 times "
         "as many)"]
-    monkeypatch.setattr(_validate, "max_bytes", lambda value: 100)  # (no tabulated total)
-    with pytest.raises(MemoryError, match=r"^fundamental_solutions\(11, piece='superqueen'\) "
-                       r"enumerates every solution first .*, which do not fit: the result "):
-        nq.fundamental_solutions(11, piece="superqueen")
+    with warnings.catch_warnings(record=True) as caught:  # (no tabulated total: solve's)
+        warnings.simplefilter("always")
+        assert len(nq.fundamental_solutions(12, piece="superqueen")) == 22
+    assert [str(w.message)[:36] for w in caught] == ["solve(12, piece='superqueen') fills "]
+    monkeypatch.setattr(_validate, "max_bytes", lambda value: 100)
+    with pytest.raises(MemoryError, match=r"^fundamental_solutions\(12, piece='superqueen'\) "
+                       r"enumerates every solution first .*: 1,872 bytes \(156 solutions of "
+                       r"12 bytes\) do not fit in memory; count_solutions") as info:
+        nq.fundamental_solutions(12, piece="superqueen")
+    assert "limit" not in str(info.value) and str(info.value).count("iter_solutions") == 1
 
 
 # --------------------------------------------------------------------------- D4 itself

@@ -33,11 +33,10 @@ device counted them.
   host, which reads the rows while the launch runs (``out`` may be mapped host memory, its
   first column -1 on entry), takes a row whose first column is set as finished.
 * A launch stops early when ``stop[0]`` (device memory, which the host sets during the
-  launch) is not 0: a thread looks when it takes every 16th subproblem (``STOP_EVERY``; an
-  atomic read each, which numba's simulator makes costly), and on its way back up to a
-  level with at least ``STOP_ROWS`` rows below it (rare steps: a few times a second even on
-  large boards); the subproblems it leaves are not written (and are counted again later,
-  whole).
+  launch) is not 0: a thread looks (an atomic read) each time it takes a subproblem, and on
+  its way back up to a level with at least ``STOP_ROWS`` rows below it (rare steps: a few
+  times a second even on large boards); the subproblems it leaves are not written (and are
+  counted again later, whole).
 
 Kernels are built by factories, one per stack size, block size, word type and board
 (``KNIGHT``: superqueens; ``TORUS``: toroidal queens, by least steps), each cached:
@@ -76,10 +75,6 @@ STACK_BYTES = 48 * 1024
 #: A thread looks at the launch's stop flag on its way back up to a level with at least this
 #: many rows below it (a subtree of 12 rows takes milliseconds to a tenth of a second).
 STOP_ROWS = 12
-
-#: A thread looks at the stop flag when it takes a subproblem whose number in the launch is a
-#: multiple of 16 (``j & STOP_EVERY == 0``).
-STOP_EVERY = 15
 
 
 def _stop_level(levels):
@@ -219,7 +214,7 @@ def _count_kernel(levels, block, wide, variant, allowed):
         m = n - 1
         while True:
             j = cuda.atomic.add(counter, 0, 1)
-            if j >= count or (j & STOP_EVERY == 0 and cuda.atomic.add(stop, 0, 0) != 0):
+            if j >= count or cuda.atomic.add(stop, 0, 0) != 0:
                 break
             i = todo[first + j]
             cols = word(states[i, 0])
@@ -354,7 +349,7 @@ def _symmetric_kernel(levels, block, wide, knight):
         m = n - 1
         while True:
             j = cuda.atomic.add(counter, 0, 1)
-            if j >= count or (j & STOP_EVERY == 0 and cuda.atomic.add(stop, 0, 0) != 0):
+            if j >= count or cuda.atomic.add(stop, 0, 0) != 0:
                 break
             i = todo[first + j]
             b = states[i, 3]
