@@ -92,7 +92,8 @@ class Crew:
             warnings.warn(f"{len(alive)} thread(s) of nqueens_numba still running "
                           f"{config.JOIN_SECONDS if timeout is None else timeout} s after "
                           f"they were told to stop ({alive[0].name}); they stop at their "
-                          f"next kernel call", RuntimeWarning, stacklevel=2)
+                          f"next check (a kernel call's end, or a GPU launch's)",
+                          RuntimeWarning, stacklevel=2)
         return alive
 
     def __enter__(self):
