@@ -309,11 +309,26 @@ class Tracker:
     def __exit__(self, *exc):
         self.close(exc[0] is None)
 
+    def _save_finished(self):
+        """The last save of a finished count. A Ctrl-C that cuts it short (the file keeps
+        the save before: it is written whole or not at all) saves it again, and then says
+        that the count is done and saved (not "nothing is returned", as it said)."""
+        try:
+            self.save()
+        except KeyboardInterrupt:
+            self.save()  # (a second Ctrl-C meanwhile ends it, as the first would have)
+            raise KeyboardInterrupt(
+                f"count of n={self.n}{self.keywords}{self.where} interrupted as it ended: "
+                f"it is finished and saved to {self.checkpoint.path!r}: call again with the "
+                f"same arguments for the count") from None
+
     def close(self, finished=True):
         """Save the checkpoint (with the searches in progress), release it, and close the
         bar, drawn once more to show where the count ended (``finished`` or not)."""
         try:
-            if self.checkpoint is not None:
+            if self.checkpoint is not None and finished:
+                self._save_finished()
+            elif self.checkpoint is not None:
                 self.save()
         finally:
             if self.checkpoint is not None:

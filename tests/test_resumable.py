@@ -507,6 +507,29 @@ def test_status_errors(tmp_path):
         nq.checkpoint.status(bad)
 
 
+def test_ctrl_c_in_the_last_save_of_a_finished_count_saves_it_whole(tmp_path, monkeypatch):
+    """A Ctrl-C that cuts short the last save of a finished count: the file kept the save
+    before and the message said "nothing is returned"; the count is now saved whole, and
+    the message says so."""
+    path = tmp_path / "run.json"
+    original = _runner.Tracker.save
+    cut = []
+
+    def save(tracker):
+        if tracker.done.all() and not cut:  # (the last save, cut short once)
+            cut.append(1)
+            raise KeyboardInterrupt
+        return original(tracker)
+
+    monkeypatch.setattr(_runner.Tracker, "save", save)
+    with pytest.raises(KeyboardInterrupt, match=r"^count of n=12 interrupted as it ended: it "
+                       r"is finished and saved to .*run.json'"):
+        nq.count_solutions(12, method="halving", checkpoint=path)
+    info = nq.checkpoint.status(path)
+    assert info["complete"] and info["partial_count"] == 14200 and cut == [1]
+    assert nq.count_solutions(12, method="halving", checkpoint=path) == 14200
+
+
 def test_an_edited_prefix_depth_is_a_damaged_file_not_a_bad_argument(tmp_path, monkeypatch):
     """The depth a checkpoint records is taken only from an intact file: edited, it made
     another split first and a ValueError about a prefix_depth the user never gave (here
