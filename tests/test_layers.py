@@ -24,8 +24,8 @@ LAYERS = [
     ["_kernels.prefixes", "_kernels.gpu"],  # (gpu compiles symmetric's orbit check)
     ["_kernels"],
     ["_files", "_breadth", "_pool", "_device"],
-    ["board", "_progress"],
-    ["constraints", "symmetry", "checkpoint", "render._common"],
+    ["board", "_progress", "constraints"],
+    ["symmetry", "checkpoint", "render._common"],  # (a checkpoint shows its constraints)
     ["render.text"],
     ["render.svg", "render.plot"],
     ["render.trace_view"],
