@@ -354,13 +354,17 @@ def test_ctrl_c_stops_a_running_launch(tmp_path, method, expected):
         gpu.STOP_ROWS = 2
         config.GPU_LAUNCH_SECONDS = 1e6  # (the second launch takes all that is left)
         launches = []
+        _gpu.after_launch = lambda device, n_done: launches.append(n_done)
 
-        def after(device, n_done):
-            launches.append(n_done)
-            if len(launches) == 1:  # Ctrl-C during the second launch
-                threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
+        plain = _gpu._Rows
 
-        _gpu.after_launch = after
+        class Rows(plain):  # (made as a launch starts)
+            def __init__(self, out, count):
+                super().__init__(out, count)
+                if launches:  # Ctrl-C during the second launch
+                    threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start()
+
+        _gpu._Rows = Rows
         try:
             nq.count_solutions(11, method="{method}", prefix_depth=3, device="cuda",
                                checkpoint="run.json")
@@ -370,6 +374,7 @@ def test_ctrl_c_stops_a_running_launch(tmp_path, method, expected):
         saved = checkpoint.status("run.json")
         shutil.copy("run.json", "cpu.json")
         _gpu.after_launch = lambda device, n_done: None
+        _gpu._Rows = plain
         gpu.STOP_ROWS = 12  # (kernels that look less often: the simulator's atomics are slow)
         gpu._count_kernel.cache_clear()
         gpu._symmetric_kernel.cache_clear()

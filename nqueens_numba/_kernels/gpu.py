@@ -33,10 +33,12 @@ device counted them.
   host, which reads the rows while the launch runs (``out`` may be mapped host memory, its
   first column -1 on entry), takes a row whose first column is set as finished.
 * A launch stops early when ``stop[0]`` (device memory, which the host sets during the
-  launch) is not 0: a thread looks (an atomic read) each time it takes a subproblem, and on
-  its way back up to a level with at least ``STOP_ROWS`` rows below it (rare steps: a few
-  times a second even on large boards); the subproblems it leaves are not written (and are
-  counted again later, whole).
+  launch) is not 0: a thread looks (an atomic read) when it takes its first subproblem and
+  every 16th after (numba's simulator makes atomics slow; on a GPU 16 subproblems of a
+  board with at most ``STOP_ROWS`` rows left take milliseconds), and on its way back up to
+  a level with at least ``STOP_ROWS`` rows below it (rare steps: a few times a second even
+  on large boards); the subproblems it leaves are not written (and are counted again later,
+  whole).
 
 Kernels are built by factories, one per stack size, block size, word type and board
 (``KNIGHT``: superqueens; ``TORUS``: toroidal queens, by least steps), each cached:
@@ -212,10 +214,12 @@ def _count_kernel(levels, block, wide, variant, allowed):
         t = cuda.threadIdx.x
         full = word(_gpu_full(n))
         m = n - 1
+        taken = 0  # (this thread's subproblems: it looks at the flag on every 16th)
         while True:
             j = cuda.atomic.add(counter, 0, 1)
-            if j >= count or cuda.atomic.add(stop, 0, 0) != 0:
+            if j >= count or (taken & 15 == 0 and cuda.atomic.add(stop, 0, 0) != 0):
                 break
+            taken += 1
             i = todo[first + j]
             cols = word(states[i, 0])
             diag = word(states[i, 1] & full)
@@ -347,10 +351,12 @@ def _symmetric_kernel(levels, block, wide, knight):
         inverse = cuda.local.array(64, np.int32)
         t = cuda.threadIdx.x
         m = n - 1
+        taken = 0  # (this thread's subproblems: it looks at the flag on every 16th)
         while True:
             j = cuda.atomic.add(counter, 0, 1)
-            if j >= count or cuda.atomic.add(stop, 0, 0) != 0:
+            if j >= count or (taken & 15 == 0 and cuda.atomic.add(stop, 0, 0) != 0):
                 break
+            taken += 1
             i = todo[first + j]
             b = states[i, 3]
             b2 = m - b
