@@ -391,28 +391,6 @@ def test_ctrl_c_stops_a_running_launch(tmp_path, method, expected):
     assert found["total"] == found["on_cpu"] == expected
 
 
-@pytest.mark.slow  # (the CUDA simulator: seconds)
-def test_counts_from_several_threads_at_once(tmp_path):
-    """GPU counts called from several Python threads at once, each building kernels while
-    another's run (numba's simulator runs one at a time, and swaps the kernels' module's
-    ``cuda`` while one runs: it failed with 'FakeCUDAModule' object has no attribute)."""
-    found = simulate("""
-        import threading
-        calls = [dict(method="halving"), dict(), dict(torus=True), dict(piece="superqueen"),
-                 dict(method="halving", preplaced={1: 3})]
-        out = [None] * len(calls)
-
-        def count(k):
-            out[k] = nq.count_solutions(10 if k < 4 else 9, device="cuda", **calls[k])
-
-        threads = [threading.Thread(target=count, args=(k,)) for k in range(len(calls))]
-        [t.start() for t in threads]
-        [t.join() for t in threads]
-        print(json.dumps(dict(out=out, cpu=nq.count_solutions(9, preplaced={1: 3}))))
-    """, tmp_path)
-    assert found["out"] == [724, 724, 0, 4, found["cpu"]]
-
-
 def test_the_cli_counts_on_the_gpu(tmp_path):
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
     done = subprocess.run([sys.executable, "-m", "nqueens_numba", "count", "9", "--device",
