@@ -5,7 +5,7 @@ reference counter, on a machine with a GPU.
                                    [--reference-depth 6] [--no-reference]
                                    [--interrupt N SECONDS] [--tune N]
                                    [--block 128] [--blocks-per-sm 4] [--split-threads 16384]
-                                   [--launch-seconds 1]
+                                   [--max-registers 0] [--launch-seconds 1]
 
 For each board order and method: the host split (``plan_count``: prefixes and weights),
 the copies of the states to the GPU, the kernel launches (results copied back included),
@@ -24,8 +24,9 @@ package is faster).
 follows is Ctrl-C's), then resumed from its checkpoint; prints how many subproblems the
 checkpoint held, and checks the resumed count against OEIS.
 
-``--block``, ``--blocks-per-sm`` and ``--split-threads`` set the tunables of ``config``
-(``GPU_BLOCK``, ``GPU_BLOCKS_PER_SM``, ``GPU_SPLIT_THREADS``); given several values each,
+``--block``, ``--blocks-per-sm``, ``--split-threads`` and ``--max-registers`` set the
+tunables of ``config`` (``GPU_BLOCK``, ``GPU_BLOCKS_PER_SM``, ``GPU_SPLIT_THREADS``,
+``GPU_MAX_REGISTERS``); given several values each,
 ``--tune N`` first times the counts of ``N`` by each method with every combination (one
 table, the kernel seconds and the total), then runs the rest with the fastest combination
 for the first of ``--methods``. Board orders from 7: smaller ones are counted at once on
@@ -77,7 +78,8 @@ def load(n, method, gpus, compiled):
     """Compile the kernel of the count of ``n`` by ``method`` if its shape is new (numba-cuda
     compiles a kernel per stack size on first launch); print how long it took."""
     split = _split.plan_count(n, QUEEN, method=method, device="cuda").split
-    shape = (method,) + _kernels.launch_shape(split.n, split.depth, config.GPU_BLOCK)
+    shape = ((method,) + _kernels.launch_shape(split.n, split.depth, config.GPU_BLOCK)
+             + (config.GPU_MAX_REGISTERS,))
     if shape not in compiled:
         executor = CudaDevices(gpus)
         executor.load(split)
@@ -131,14 +133,15 @@ def interrupt_and_resume(n, seconds, folder):
 
 
 TUNABLES = (("block", "GPU_BLOCK"), ("blocks_per_sm", "GPU_BLOCKS_PER_SM"),
-            ("split_threads", "GPU_SPLIT_THREADS"))
+            ("split_threads", "GPU_SPLIT_THREADS"), ("max_registers", "GPU_MAX_REGISTERS"))
 
 
 def tune(n, methods, gpus, compiled, args):
     """Time the counts of ``n`` by each method with every combination of the tunables given;
     print them; return the fastest combination of the first method, as ``{name: value}``."""
     combinations = list(itertools.product(*(getattr(args, key) for key, _ in TUNABLES)))
-    print(f"tune n={n}: block, blocks per SM, split threads; kernel and total seconds")
+    print(f"tune n={n}: block, blocks per SM, split threads, most registers (0: any); "
+          f"kernel and total seconds")
     best_total, chosen = None, None
     for values in combinations:
         for (_, name), value in zip(TUNABLES, values):
@@ -153,8 +156,8 @@ def tune(n, methods, gpus, compiled, args):
             row.append(f"{method} {t['kernel']:.3f} {seconds:.3f}")
             if method == methods[0] and (best_total is None or seconds < best_total):
                 best_total, chosen = seconds, values
-        print(f"  {values[0]:4d} {values[1]:3d} {values[2]:7d}: " + "; ".join(row),
-              flush=True)
+        print(f"  {values[0]:4d} {values[1]:3d} {values[2]:7d} {values[3]:3d}: "
+              + "; ".join(row), flush=True)
     return {name: value for (_, name), value in zip(TUNABLES, chosen)}
 
 
@@ -198,6 +201,10 @@ def main():
     parser.add_argument("--split-threads", type=at_least(1), nargs="+",
                         default=[config.GPU_SPLIT_THREADS],
                         help="the split's size (config.GPU_SPLIT_THREADS)")
+    parser.add_argument("--max-registers", type=at_least(0), nargs="+",
+                        default=[config.GPU_MAX_REGISTERS],
+                        help="the most registers a thread takes, 0: any "
+                             "(config.GPU_MAX_REGISTERS)")
     parser.add_argument("--launch-seconds", type=at_least(1e-6, float),
                         default=config.GPU_LAUNCH_SECONDS,
                         help="GPU work per launch (config.GPU_LAUNCH_SECONDS)")
@@ -214,8 +221,9 @@ def main():
     cuda.current_context()
     name = getattr(cuda.current_context().device, "name", "numba's CUDA simulator")
     print(f"GPU: {name}; context {time.perf_counter() - start:.2f} s;"
-          f" block {config.GPU_BLOCK}, {config.GPU_BLOCKS_PER_SM} blocks per SM, launches "
-          f"of {config.GPU_LAUNCH_SECONDS:g} s")
+          f" block {config.GPU_BLOCK}, {config.GPU_BLOCKS_PER_SM} blocks per SM, at most "
+          f"{config.GPU_MAX_REGISTERS or 'any'} registers, launches of "
+          f"{config.GPU_LAUNCH_SECONDS:g} s")
     compiled = {}
     if args.tune is not None:
         chosen = tune(args.tune, args.methods, gpus, compiled, args)

@@ -2,7 +2,8 @@
 takes (to PTX, the host's part of a first launch's compile), and what ``ptxas`` makes of
 them (registers, spills, local and shared memory, SASS instructions).
 
-    python benchmarks/gpu_compile.py [--n 20] [--arch 90] [--block 128] [--keep DIR]
+    python benchmarks/gpu_compile.py [--n 20] [--arch 90] [--block 128] [--max-registers 0]
+                                      [--keep DIR]
 
 Needs numba-cuda with NVVM (``pip install "numba-cuda[cu13]"``) and, for the ``ptxas``
 figures, ``ptxas`` and ``cuobjdump`` from the ``nvidia-cuda-nvcc`` and
@@ -89,6 +90,9 @@ def main():
     parser.add_argument("--n", type=int, default=20, help="the count whose shapes to compile")
     parser.add_argument("--arch", type=int, default=90, help="compute capability, as 90")
     parser.add_argument("--block", type=int, default=128, help="threads per block")
+    parser.add_argument("--max-registers", type=int, default=0, metavar="R",
+                        help="the most registers a thread takes (ptxas -maxrregcount, as "
+                             "config.GPU_MAX_REGISTERS); 0: any")
     parser.add_argument("--keep", default=None, metavar="DIR",
                         help="keep the PTX, cubin and SASS there")
     args = parser.parse_args()
@@ -100,7 +104,8 @@ def main():
         print("ptxas not found: compile times only")
     folder = args.keep or tempfile.mkdtemp()
     os.makedirs(folder, exist_ok=True)
-    print(f"n={args.n}, sm_{args.arch}, block {args.block}")
+    print(f"n={args.n}, sm_{args.arch}, block {args.block}, at most "
+          f"{args.max_registers or 'any'} registers")
     for name, job, board, constrained, method in KERNELS:
         split = _split.plan_count(args.n, board, method=method, device="cuda").split
         if split is None:  # (a board without solutions: the plain count's shape)
@@ -119,9 +124,10 @@ def main():
             with open(base + ".ptx", "w") as file:
                 file.write(ptx)
             start = time.perf_counter()
-            info = subprocess.run([ptxas, f"-arch=sm_{args.arch}", "-O3", "-v", base + ".ptx",
-                                   "-o", base + ".cubin"], capture_output=True, text=True,
-                                  check=True).stderr
+            cap = [f"-maxrregcount={args.max_registers}"] if args.max_registers else []
+            info = subprocess.run([ptxas, f"-arch=sm_{args.arch}", "-O3", "-v", *cap,
+                                   base + ".ptx", "-o", base + ".cubin"],
+                                  capture_output=True, text=True, check=True).stderr
             seconds = time.perf_counter() - start
             registers = int(re.search(r"Used (\d+) registers", info).group(1))
             spills = int(re.search(r"(\d+) bytes spill stores", info).group(1))

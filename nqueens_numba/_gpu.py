@@ -270,7 +270,7 @@ def _kernel(job):
     levels, block, wide = _kernels.launch_shape(job.n, job.depth, config.GPU_BLOCK)
     factory = _kernels.entry(gpu_job(job.method), job.board, job.constrained)
     with _turns():  # (the simulator swaps the kernels' module's cuda while one runs)
-        return factory(levels, block, wide), block
+        return factory(levels, block, wide, config.GPU_MAX_REGISTERS), block
 
 
 def _args(job, states, todo, allow):

@@ -236,6 +236,12 @@ GPU_SPLIT_THREADS = 1 << 14
 GPU_BLOCK = 128
 GPU_BLOCKS_PER_SM = 4
 
+#: The most registers a GPU thread takes (0: as many as the compiler chooses). Fewer
+#: registers let more blocks share a multiprocessor: compiled for sm_90 at n = 20, the
+#: symmetric search takes 76, so 6 blocks of 128 threads fit; capped at 64 it takes 62,
+#: without spilling, and 8 fit (the count takes 25). Not yet measured on a GPU.
+GPU_MAX_REGISTERS = 0
+
 #: Seconds of GPU work a launch aims at (the number of subproblems it takes adapts to the
 #: measured time per subproblem): the most a Ctrl-C waits for, and the unit of progress and
 #: checkpointing of a GPU count.
@@ -253,13 +259,19 @@ _AT_LEAST_ONE = (
     "LOCAL_SEARCH_BUDGET", "WINDOW_PER_THREAD", "SOLVE_WINDOW_PER_THREAD", "QUEUED_BLOCKS",
     "ESTIMATE_PROBES_PER_STRATUM", "ESTIMATE_CHUNK", "PROFILE_BATCH_SOLUTIONS",
     "PROFILE_STEPS", "GPU_SPLIT_THREADS", "GPU_BLOCK", "GPU_BLOCKS_PER_SM")
+_AT_LEAST_ZERO = ("GPU_MAX_REGISTERS",)  # (0: no limit)
 _SECONDS = {"CHECKPOINT_SECONDS": 0, "JOIN_SECONDS": 0, "DASK_TASK_SECONDS": 0,
             "LONG_COUNT_SECONDS": 0, "TASK_SECONDS": None, "GPU_LAUNCH_SECONDS": None}
 
 
 def _check(name, value):
     """``TypeError`` or ``ValueError`` for a value that ``name`` cannot take."""
-    if name in _AT_LEAST_ONE:
+    if name in _AT_LEAST_ZERO:
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"config.{name} must be an integer, got {type(value).__name__}")
+        if value < 0:
+            raise ValueError(f"config.{name} must be 0 or more, got {value}")
+    elif name in _AT_LEAST_ONE:
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             raise TypeError(f"config.{name} must be an integer, got {type(value).__name__}")
         if value < 1:

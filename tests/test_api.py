@@ -278,13 +278,16 @@ def test_tunables_that_would_break_calls_are_refused_when_set(monkeypatch):
             ("MAX_SUBPROBLEMS", True, TypeError, "must be an integer, got bool"),
             ("TASK_SECONDS", 0, ValueError, "seconds above 0"),
             ("CHECKPOINT_SECONDS", -1.0, ValueError, "0 or more seconds"),
-            ("MEMORY_FRACTION", 1.5, ValueError, "at most 1")]:
+            ("MEMORY_FRACTION", 1.5, ValueError, "at most 1"),
+            ("GPU_MAX_REGISTERS", -1, ValueError, "GPU_MAX_REGISTERS must be 0 or more"),
+            ("GPU_MAX_REGISTERS", 64.0, TypeError, "must be an integer, got float")]:
         before = getattr(config, name)
         with pytest.raises(error, match=match):
             setattr(config, name, value)
         assert getattr(config, name) == before
     monkeypatch.setattr(config, "STEP_BUDGET", np.int64(1 << 10))  # NumPy integers: fine
     monkeypatch.setattr(config, "CHECKPOINT_SECONDS", 0)  # 0 s: after every kernel call
+    monkeypatch.setattr(config, "GPU_MAX_REGISTERS", 0)  # 0: no cap
     assert nq.count_solutions(13, method="halving", progress=False) == 73712
 
 

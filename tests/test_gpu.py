@@ -521,6 +521,34 @@ def test_the_numpy_shim_restores_row_stack(monkeypatch):
     assert np.row_stack is np.vstack
 
 
+def test_the_register_cap_reaches_every_gpu_kernel(tmp_path):
+    """``config.GPU_MAX_REGISTERS`` is numba-cuda's ``max_registers`` of each GPU kernel
+    (built, not compiled: no GPU needed); 0 sets none. (numba's simulator, which has no
+    registers, takes no such option: the kernels are built without it there.)"""
+    code = textwrap.dedent("""
+        import json
+        from nqueens_numba import config, _gpu, _split
+        from nqueens_numba.board import QUEEN, SUPERQUEEN, TOROIDAL
+        from nqueens_numba.constraints import check_constraints
+        found = []
+        for cap in (0, 64, 40):
+            config.GPU_MAX_REGISTERS = cap
+            for board, method, constraints in [
+                    (QUEEN, "symmetric", None), (QUEEN, "halving", None),
+                    (QUEEN, "halving", check_constraints(13, {0: 1})),
+                    (TOROIDAL, "halving", None), (SUPERQUEEN, "symmetric", None)]:
+                split = _split.plan_count(13, board, method=method, device="cuda",
+                                          constraints=constraints).split
+                kernel, block = _gpu._kernel(split.job)
+                found.append(kernel.targetoptions.get("max_registers"))
+        print(json.dumps(found))
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.splitlines()[-1]) == [None] * 5 + [64] * 5 + [40] * 5
+
+
 # --------------------------------------------------------------------------- on a GPU
 
 

@@ -91,10 +91,11 @@ _FAMILY = {
 #: ``probe``         ``(n, states, depth, tail, first, n_probes, base, extra, rng, sums,
 #:                   squares)``: random probes of an estimate
 #: ``trace``         ``(n, allow, events, stack)``: the search event by event
-#: ``gpu_count``     ``(levels, block, wide)``: the CUDA kernel of ``count`` (allowed
-#:                   squares always given, read with constraints only) for stacks of
-#:                   ``levels`` levels, blocks of ``block`` threads, ``int64`` words if
-#:                   ``wide`` (``gpu``)
+#: ``gpu_count``     ``(levels, block, wide, registers=0)``: the CUDA kernel of ``count``
+#:                   (allowed squares always given, read with constraints only) for
+#:                   stacks of ``levels`` levels, blocks of ``block`` threads, ``int64``
+#:                   words if ``wide``, at most ``registers`` registers a thread (0: the
+#:                   compiler's choice) (``gpu``)
 #: ``gpu_symmetric`` the same of ``symmetric``
 #: ================  ==================================================================
 _BY_BOARD = {  # job: kernels of (queens, queens with allowed squares, torus, superqueens)

@@ -40,7 +40,7 @@ device counted them.
   on large boards); the subproblems it leaves are not written (and are counted again later,
   whole).
 
-Kernels are built by factories, one per stack size, block size, word type and board
+Kernels are built by factories, one per stack size, block size, word type, register cap and board
 (``KNIGHT``: superqueens; ``TORUS``: toroidal queens, by least steps), each cached:
 numba-cuda compiles a kernel on its first launch. The orbit check of the symmetric search
 and the weight of a toroidal solution are the CPU kernels' own Python, compiled for the
@@ -184,12 +184,23 @@ def launch_shape(n, depth, block):
     return levels, _block_fits(levels, block, wide), wide
 
 
+def _jit(registers):
+    """numba-cuda's ``cuda.jit`` for a kernel of at most ``registers`` registers a thread
+    (0: as many as the compiler takes; numba's simulator has no registers)."""
+    from numba import config as numba_config
+
+    if registers and not numba_config.ENABLE_CUDASIM:
+        return cuda.jit(max_registers=registers)
+    return cuda.jit
+
+
 @functools.lru_cache(maxsize=None)
-def _count_kernel(levels, block, wide, variant, allowed):
+def _count_kernel(levels, block, wide, registers, variant, allowed):
     """The halving count for stacks of ``levels`` levels and blocks of ``block`` threads;
-    ``wide``: ``int64`` words; ``variant``: the board (0, ``KNIGHT``: superqueens,
-    ``TORUS``: toroidal queens by least steps, see ``count``); ``allowed``: rows with
-    allowed squares of their own (constraints)."""
+    ``wide``: ``int64`` words; ``registers``: the most a thread takes (0: the compiler's
+    choice); ``variant``: the board (0, ``KNIGHT``: superqueens, ``TORUS``: toroidal queens
+    by least steps, see ``count``); ``allowed``: rows with allowed squares of their own
+    (constraints)."""
     size = levels * block
     words = 4 * size  # free, cols, diag, anti of each level and thread
     word = np.int64 if wide else np.int32
@@ -197,7 +208,7 @@ def _count_kernel(levels, block, wide, variant, allowed):
     knight = bool(variant & KNIGHT)  # (constants of the kernel: the others' code is dropped)
     torus = bool(variant & TORUS)
 
-    @cuda.jit
+    @_jit(registers)
     def _count_states(n, states, depth, allow, todo, first, count, counter, stop, out):
         """Count subproblems ``todo[first:first + count]`` of ``states``, ``(k, 3 + depth)``
         int64, with per-row allowed squares ``allow``, ``(n,)`` int64: ``out[j]`` (int64)
@@ -318,15 +329,16 @@ def _count_kernel(levels, block, wide, variant, allowed):
 
 
 @functools.lru_cache(maxsize=None)
-def _symmetric_kernel(levels, block, wide, knight):
+def _symmetric_kernel(levels, block, wide, registers, knight):
     """The D4-symmetric count for stacks of ``levels`` levels and blocks of ``block``
-    threads; ``wide``: ``int64`` stack words; ``knight``: superqueens."""
+    threads; ``wide``: ``int64`` stack words; ``registers``: as :func:`_count_kernel`;
+    ``knight``: superqueens."""
     size = levels * block
     words = 4 * size  # free, cols, diag, anti of each level and thread
     word = np.int64 if wide else np.int32
     looks = _stop_level(levels)
 
-    @cuda.jit
+    @_jit(registers)
     def _count_symmetric_states(n, states, depth, todo, first, count, counter, stop, out):
         """The symmetric search of subproblems ``todo[first:first + count]`` of ``states``,
         ``(k, 3 + depth)`` int64, ``depth >= 2``: ``out[j]``, ``(6,)`` int64, gets the
@@ -495,32 +507,32 @@ def _symmetric_kernel(levels, block, wide, knight):
     return _count_symmetric_states
 
 
-def _gpu_count(levels, block, wide):
+def _gpu_count(levels, block, wide, registers=0):
     """The halving count kernel of plain queens."""
-    return _count_kernel(levels, block, wide, 0, False)
+    return _count_kernel(levels, block, wide, registers, 0, False)
 
 
-def _gpu_allowed_count(levels, block, wide):
+def _gpu_allowed_count(levels, block, wide, registers=0):
     """The halving count kernel of plain queens with per-row allowed squares."""
-    return _count_kernel(levels, block, wide, 0, True)
+    return _count_kernel(levels, block, wide, registers, 0, True)
 
 
-def _gpu_torus_count(levels, block, wide):
+def _gpu_torus_count(levels, block, wide, registers=0):
     """The count kernel of toroidal queens, by least steps (``TORUS``)."""
-    return _count_kernel(levels, block, wide, TORUS, False)
+    return _count_kernel(levels, block, wide, registers, TORUS, False)
 
 
-def _gpu_knight_count(levels, block, wide):
+def _gpu_knight_count(levels, block, wide, registers=0):
     """The halving count kernel of superqueens (``KNIGHT``)."""
-    return _count_kernel(levels, block, wide, KNIGHT, False)
+    return _count_kernel(levels, block, wide, registers, KNIGHT, False)
 
 
-def _gpu_symmetric(levels, block, wide):
+def _gpu_symmetric(levels, block, wide, registers=0):
     """The symmetric count kernel of plain queens."""
-    return _symmetric_kernel(levels, block, wide, False)
+    return _symmetric_kernel(levels, block, wide, registers, False)
 
 
-def _gpu_knight_symmetric(levels, block, wide):
+def _gpu_knight_symmetric(levels, block, wide, registers=0):
     """The symmetric count kernel of superqueens (``KNIGHT``)."""
-    return _symmetric_kernel(levels, block, wide, True)
+    return _symmetric_kernel(levels, block, wide, registers, True)
 
