@@ -1,5 +1,6 @@
 """Pre-placed queens and blocked squares (the n-queens completion problem)."""
 import json
+import os
 
 import numpy as np
 import pytest
@@ -218,6 +219,48 @@ def test_cli_constraints(tmp_path, capsys):
     with pytest.raises(SystemExit) as info:
         main(["count", "8", "--blocked", str(tmp_path / "cut.npy")])
     assert info.value.code == 2 and "cannot read --blocked" in capsys.readouterr().err
+
+
+def test_cli_preplace_given_several_times_adds_up(capsys):
+    """(``-p 0:0 -p 1:4`` counted as ``-p 1:4`` alone: argparse kept the last.)"""
+    for command, expected in [(["count", "8"], "1\n"), (["find", "8"], "0 4 7 5 2 6 1 3\n")]:
+        assert main(command + ["-p", "0:0", "-p", "1:4"]) == 0
+        assert capsys.readouterr().out == expected
+    assert main(["solve", "8", "-p", "0:0", "--preplace", "1:4,2:7", "-f", "csv"]) == 0
+    assert capsys.readouterr().out == "0,4,7,5,2,6,1,3\n"
+    with pytest.raises(SystemExit) as info:
+        main(["count", "8", "-p", "0:0,1:4", "-p", "1:5"])
+    assert info.value.code == 2
+    assert "argument -p: row 1 is pre-placed twice" in capsys.readouterr().err
+
+
+def test_cli_blocked_is_read_once_given_once_and_may_be_0_and_1(tmp_path, capsys):
+    """A pipe (``--blocked <(...)``) cannot be read twice; an integer mask of 0 and 1, as
+    ``numpy.save`` writes one, is a boolean one; a second ``--blocked`` is refused."""
+    blocked = np.zeros((8, 8), dtype=bool)
+    blocked[0, :4] = True
+    np.save(tmp_path / "b.npy", blocked)
+    np.save(tmp_path / "i.npy", blocked.astype(np.int8))
+    np.save(tmp_path / "f.npy", blocked.astype(float))
+    np.save(tmp_path / "two.npy", blocked.astype(np.int64) * 2)
+    assert main(["count", "8", "--blocked", str(tmp_path / "i.npy")]) == 0
+    assert capsys.readouterr().out == "46\n"
+    read, write = os.pipe()
+    with os.fdopen(write, "wb") as pipe:
+        pipe.write((tmp_path / "b.npy").read_bytes())
+    try:
+        assert main(["count", "8", "--blocked", f"/dev/fd/{read}"]) == 0
+    finally:
+        os.close(read)
+    assert capsys.readouterr().out == "46\n"
+    for argv, message in [
+            (["--blocked", str(tmp_path / "f.npy")], "holds float64 values: expected booleans"),
+            (["--blocked", str(tmp_path / "two.npy")], "holds int64 values"),
+            (["--blocked", str(tmp_path / "b.npy"), "--blocked", str(tmp_path / "i.npy")],
+             "argument --blocked: given twice")]:
+        with pytest.raises(SystemExit) as info:
+            main(["count", "8"] + argv)
+        assert info.value.code == 2 and message in capsys.readouterr().err, argv
 
 
 @pytest.mark.parametrize("n", [8, 9])

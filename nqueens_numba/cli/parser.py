@@ -63,7 +63,9 @@ def build_parser():
     preplace = argparse.ArgumentParser(add_help=False)
     preplace.add_argument(
         "--preplace", "-p", type=values.preplace, default=None, metavar="R:C,...",
-        help="queens placed beforehand, as row:column pairs (0-based), e.g. 0:3,5:1",
+        action=values.AddPreplaced,
+        help="queens placed beforehand, as row:column pairs (0-based), e.g. 0:3,5:1 "
+        "(given several times: all of them)",
     )
     board = argparse.ArgumentParser(add_help=False)
     board.add_argument(
@@ -77,8 +79,9 @@ def build_parser():
     )
     constraints = argparse.ArgumentParser(add_help=False, parents=[preplace])
     constraints.add_argument(
-        "--blocked", metavar="FILE.npy", default=None,
-        help="an N x N boolean .npy array, True on the squares no queen may stand on",
+        "--blocked", metavar="FILE.npy", default=None, action=values.Once,
+        help="an N x N boolean (or 0/1) .npy array, True on the squares no queen may "
+        "stand on",
     )
 
     count = _command(

@@ -1,7 +1,9 @@
 """The values of the command line's options: ``--samples`` and ``--preplace`` as argparse
-types, and the ``--blocked`` array read from its file."""
+types (``--preplace`` given several times adds up), and the ``--blocked`` array read from
+its file."""
 import argparse
 import decimal
+import io
 
 import numpy as np
 
@@ -40,21 +42,54 @@ def preplace(text):
     return placed
 
 
+class AddPreplaced(argparse.Action):
+    """``--preplace`` given more than once: the queens of each, together (a row given twice
+    is an error, as within one ``--preplace``)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        placed = dict(getattr(namespace, self.dest) or {})
+        for row, col in values.items():
+            if row in placed:
+                parser.error(f"argument {option_string}: row {row} is pre-placed twice")
+            placed[row] = col
+        setattr(namespace, self.dest, placed)
+
+
+class Once(argparse.Action):
+    """An option that may be given once only (a second ``--blocked`` would silently replace
+    the first)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if getattr(namespace, self.dest) is not None:
+            parser.error(f"argument {option_string}: given twice")
+        setattr(namespace, self.dest, values)
+
+
 def load_blocked(path):
     """The ``--blocked`` array read from ``path`` (``None`` for no ``--blocked``).
+
+    An array of integers 0 and 1 is read as booleans.
 
     Raises
     ------
     ValueError
-        If ``path`` cannot be read as a ``.npy`` array.
+        If ``path`` cannot be read as a ``.npy`` array, or holds neither booleans nor 0 and
+        1 only.
     """
     if path is None:
         return None
     try:
-        with open(path, "rb") as file:
-            if file.read(6) != b"\x93NUMPY":  # (np.load would take it for a pickle)
-                raise ValueError("not a .npy file (write one with numpy.save: an (n, n) "
-                                 "array of booleans, True where a square is blocked)")
-        return np.load(path, allow_pickle=False)
+        with open(path, "rb") as file:  # (read once: a pipe, as <(...), cannot be read again)
+            data = file.read()
+        if not data.startswith(b"\x93NUMPY"):  # (np.load would take it for a pickle)
+            raise ValueError("not a .npy file (write one with numpy.save: an (n, n) "
+                             "array of booleans, True where a square is blocked)")
+        blocked = np.load(io.BytesIO(data), allow_pickle=False)
     except (OSError, ValueError, EOFError) as exc:  # (EOFError: a truncated .npy)
         raise ValueError(f"cannot read --blocked {path!r}: {exc}") from None
+    if blocked.dtype.kind in "iu" and np.isin(blocked, (0, 1)).all():
+        return blocked.astype(bool)  # (0 and 1, as numpy.save writes an integer mask)
+    if blocked.dtype != bool:
+        raise ValueError(f"--blocked {path!r} holds {blocked.dtype} values: expected "
+                         f"booleans (or 0 and 1), True where a square is blocked")
+    return blocked
