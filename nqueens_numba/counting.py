@@ -178,6 +178,8 @@ def _devices(device, devices):
     devices = _device.check_devices(devices)
     if devices is not None and device == "cpu":
         raise ValueError("devices applies only with device='cuda' or 'auto'")
+    if devices is not None and device == "auto" and _device.usable():
+        _device.require(devices)  # (a GPU that is not visible, whichever device counts)
     return device, devices
 
 

@@ -428,6 +428,23 @@ def test_devices_are_validated(devices, error, match):
         nq.count_solutions(8, device="cuda", devices=devices)
 
 
+def test_a_gpu_that_is_not_visible_is_refused_whichever_device_counts(tmp_path):
+    """(``device="auto"`` checked ``devices`` only when it chose the GPU: a small board,
+    counted on the CPU, took ``devices=[5]`` silently.)"""
+    found = simulate("""
+        said = []
+        for n, device in [(9, "auto"), (14, "auto"), (9, "cuda")]:
+            try:
+                nq.count_solutions(n, device=device, devices=[5])
+            except ValueError as exc:
+                said.append(str(exc))
+        print(json.dumps(dict(said=said, ok=nq.count_solutions(9, device="auto",
+                                                               devices=[0]))))
+    """, tmp_path)
+    assert found["said"] == ["devices: GPU 5 is not visible (1 visible: 0..0)"] * 3
+    assert found["ok"] == 352
+
+
 def test_devices_need_a_gpu_device():
     with pytest.raises(ValueError, match="devices applies only"):
         nq.count_solutions(8, devices=[0])
