@@ -4,7 +4,8 @@ work only, and the line that says when numba compiles.
 * :func:`progress_bar`: a ``tqdm.auto`` bar (a widget in Jupyter, text on stderr).
 * :func:`compiling_notice`, :func:`compile_first`: the kernels are compiled (or loaded) before
   a bar starts, with one line on stderr when numba really compiles.
-* :func:`interruption_says`: what a Ctrl-C kept, in the ``KeyboardInterrupt`` it raises.
+* :func:`interruption_says`: what a Ctrl-C kept, in the ``KeyboardInterrupt`` it raises
+  (:func:`interruption_unsaid`: not the words of a count run for another call).
 """
 import math
 import sys
@@ -14,7 +15,8 @@ from . import _kernels
 from ._kernels import _loading
 
 __all__ = ["COUNT_BAR_FORMAT", "significant", "duration", "progress_bar", "cache_directory",
-           "compiling_notice", "compiling_quietly", "compile_first", "interruption_says"]
+           "compiling_notice", "compiling_quietly", "compile_first", "interruption_says",
+           "interruption_unsaid"]
 
 
 #: The text of a count's bar: its subproblems done are a fraction (the share done of those in
@@ -37,6 +39,17 @@ def interruption_says(message):
         if _loading.compiling() and message.endswith(")") and " (" in message:
             message = message[:message.rindex(" (")] + " (stopped while its kernels compiled)"
         raise KeyboardInterrupt(message) from None
+
+
+@contextmanager
+def interruption_unsaid():
+    """A ``KeyboardInterrupt`` raised inside loses its words: those of a count run for another
+    call (to size its result), whose advice (a checkpoint) that call does not take; the
+    call's :func:`interruption_says` then says what it kept."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt() from None
 
 
 def significant(value, digits=2):

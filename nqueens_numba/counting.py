@@ -299,8 +299,9 @@ def _by_orbits(plan, n_threads, progress=False):
     (:mod:`nqueens_numba.symmetry`; D4 maps the solutions of every board of the family to
     solutions)."""
     board = plan.board
-    sols = solve(plan.n, n_threads=n_threads, piece=board.piece, torus=board.torus,
-                 progress=progress)
+    with _progress.interruption_unsaid():  # (solve's words: run_plan says what is lost)
+        sols = solve(plan.n, n_threads=n_threads, piece=board.piece, torus=board.torus,
+                     progress=progress)
     return _classified(sols, plan.result)
 
 

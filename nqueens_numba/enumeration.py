@@ -26,8 +26,7 @@ def _solve_all(n, n_threads, max_bytes, progress=False):
     if total is None:
         # Past the tabulated totals there are more than A000170(27) > 2e17 solutions.
         raise MemoryError(
-            f"solve({n}) would hold more than {config.A000170[-1]:.3g} solutions "
-            f"(over {config.A000170[-1] * n / 2**60:.0f} EiB); use count_solutions({n}) to "
+            f"solve({n}) would hold {_beyond_the_table(n)}; use count_solutions({n}) to "
             f"count them, iter_solutions({n}) to stream them or solve({n}, limit=k) for the "
             f"first k"
         )
@@ -54,6 +53,12 @@ def _solve_all(n, n_threads, max_bytes, progress=False):
         _pool.run_threads(n_threads, _kernels.entry("mirror_rows"), slices)
         bar.update(left_end)
     return out
+
+
+def _beyond_the_table(n):
+    """How many solutions a board past the tabulated totals has, at least, in words."""
+    return (f"more than {config.A000170[-1]:.3g} solutions "
+            f"(over {config.A000170[-1] * n / 2**60:.0f} EiB)")
 
 
 def _warn_if_large(n, rows, progress, board):
@@ -104,7 +109,8 @@ def _solve_counted(n, n_threads, cons, max_bytes, progress=False, board=QUEEN):
     counted subproblem by subproblem first (to size the result), then enumerated in order
     (:func:`nqueens_numba._enumerating.solve_split`)."""
     split, states, depth = _enumerating.solve_split(n, n_threads, cons, board)
-    count = split.total(_threads.run_split(split, n_threads))
+    with _progress.interruption_unsaid():  # (the caller says what it returns)
+        count = split.total(_threads.run_split(split, n_threads))
     _validate.result_size(n, count, max_bytes, _enumerating.keywords(board, cons))
     _warn_if_large(n, count, progress, board)
     out = np.empty((count, n), dtype=np.int8)
@@ -428,6 +434,8 @@ def fundamental_solutions(n, *, n_threads=None, piece="queen", torus=False):
                f"{call}) counts them by orbit size, and iter_solutions({call}) streams every "
                f"solution (symmetry.is_canonical keeps the fundamental ones)")
     total = board.known_total(n)
+    if total is None and board.plain:  # (past the tabulated totals: n >= 28)
+        raise MemoryError(f"{first}: {_beyond_the_table(n)} do not fit in memory; {instead}")
     if total is not None:
         size, most = total * n, _validate.max_bytes(None)
         if size > most:

@@ -294,7 +294,12 @@ def save_solutions(path_or_file, n, *, format=None, chunk_size=1_000_000, n_thre
     total = _enumerating.exact_total(n, board, cons)
     endless = _enumerating.is_endless(n, board, cons)
     if format == "npy" and total is None and not endless:
-        with _progress.compiling_notice(progress, "stream"):
+        unchanged = ("" if in_place is None else
+                     f" ({os.fsdecode(path_or_file)!r} is as it was)")
+        with _progress.interruption_says(
+                f"interrupted while counting the solutions first (the .npy header holds "
+                f"their number): nothing is written{unchanged}"), \
+                _progress.interruption_unsaid(), _progress.compiling_notice(progress, "stream"):
             total = counting.count_solutions(n, n_threads=n_threads, preplaced=preplaced,
                                              blocked=blocked, piece=piece, torus=torus)
     if format == "npy" and total is None:

@@ -269,6 +269,36 @@ def test_an_interrupted_enumeration_says_what_it_kept(monkeypatch, tmp_path):
         nq.save_solutions(os.devnull, 13, format="csv")
 
 
+def test_a_count_run_to_size_a_result_is_interrupted_in_its_callers_words(monkeypatch,
+                                                                          tmp_path):
+    """``solve``, ``fundamental_solutions``, ``symmetry_classes`` and ``save_solutions`` to
+    ``.npy`` of a toroidal or constrained board count the solutions first: a Ctrl-C there
+    said "count of ... interrupted ...; count with checkpoint=FILE", a call none of them
+    takes."""
+    _interrupt_after(monkeypatch, "_count_torus_batch", 1)
+    target = tmp_path / "old.npy"
+    target.write_bytes(b"kept")
+    for call, says in [
+            (lambda: nq.solve(17, torus=True),
+             r"^solve\(17, torus=True\) interrupted: nothing is returned \(iter_solutions"),
+            (lambda: nq.fundamental_solutions(17, torus=True),
+             r"^fundamental_solutions\(17, torus=True\) interrupted: nothing is returned$"),
+            (lambda: nq.symmetry_classes(17, torus=True),
+             r"^count of n=17, torus=True interrupted; nothing is returned$"),
+            (lambda: nq.count_solutions(17, torus=True, fundamental=True),
+             r"^count of n=17, torus=True interrupted; nothing is returned$"),
+            (lambda: nq.save_solutions(target, 17, torus=True),
+             r"^interrupted while counting the solutions first \(the .npy header holds their "
+             r"number\): nothing is written \('.*old.npy' is as it was\)$")]:
+        with pytest.raises(KeyboardInterrupt, match=says):
+            call()
+    assert target.read_bytes() == b"kept"
+    _interrupt_after(monkeypatch, "_count_allowed_batch", 1)
+    with pytest.raises(KeyboardInterrupt, match=r"^solve\(14, preplaced=...\) interrupted: "
+                                                r"nothing is returned \(iter_solutions"):
+        nq.solve(14, preplaced={0: 0})
+
+
 def test_an_interrupted_count_without_a_split_says_what_it_lost(monkeypatch):
     """The kernel that compiles fastest (n = 13, 14) and the classification of
     fundamental_solutions stop with words, as a split's count does."""
@@ -361,7 +391,7 @@ def test_a_count_interrupted_while_its_kernels_load_says_so(monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(_split, "plan_count", interrupted)
-    with pytest.raises(KeyboardInterrupt, match=r"^count of n=15, torus=True interrupted: "
+    with pytest.raises(KeyboardInterrupt, match=r"^count of n=17, torus=True interrupted: "
                                                 r"nothing is returned$"):
         nq.count_solutions(15, torus=True)
     with pytest.raises(KeyboardInterrupt, match=r"^count of n=15, preplaced=\.\.\. "

@@ -207,6 +207,13 @@ def test_fundamental_solutions_that_do_not_fit_say_so_in_their_own_words(monkeyp
                        r"fundamental=True\) counts them") as info:
         nq.fundamental_solutions(20)
     assert "limit" not in str(info.value)
+    for n in (28, 63):  # (past the tabulated totals: solve's words were pasted in)
+        with pytest.raises(MemoryError, match=rf"^fundamental_solutions\({n}\) enumerates "
+                           r"every solution first .*\): more than 2.35e\+17 solutions \(over "
+                           r"\d+ EiB\) do not fit in memory; count_solutions") as info:
+            nq.fundamental_solutions(n)
+        assert "limit" not in str(info.value) and "solve(" + str(n) + ") would" not in str(
+            info.value)
     monkeypatch.setattr(config, "LARGE_RESULT_BYTES", 1000)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
