@@ -32,7 +32,8 @@ class Estimate(NamedTuple):
         of 0 where every probe died on a board of 4 or more rows, unless the board is known
         to have no solutions (the torus of ``gcd(n, 6) > 1``, superqueens of ``n <= 9``).
     samples : int
-        The random probes it is made of.
+        The random probes it is made of (none are made on a board known to have no
+        solutions: it is the number asked for).
     """
 
     value: Union[float, np.ndarray]
@@ -379,6 +380,8 @@ def estimate_count(n, *, samples=10**7, seed=None, n_threads=None, progress=Fals
     """
     n, samples, entropy, n_threads, progress, board = _check(n, samples, seed, n_threads,
                                                              progress, piece, torus)
+    if board.has_no_solutions(n):  # (exact: no probe needs to die to tell)
+        return Estimate(0.0, 0.0, samples)
     with interruption_says(f"estimate_count({n}{board.keywords}) interrupted: nothing is "
                            f"returned (fewer samples take less time)"):
         plan = probe_plan(n, samples, board)

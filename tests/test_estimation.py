@@ -82,6 +82,20 @@ def test_one_probe_has_no_error_bar():
     assert est.samples == 1 and math.isnan(est.stderr)
 
 
+def test_a_board_known_to_have_no_solutions_is_estimated_without_probes(monkeypatch):
+    """(``estimate_count(60, torus=True)`` ran its 10**7 probes to find them all dead.)"""
+    from nqueens_numba import estimation
+
+    def probed(*args):
+        raise AssertionError("probed a board known to have no solutions")
+
+    monkeypatch.setattr(estimation, "_probe", probed)
+    assert nq.estimate_count(60, torus=True) == (0.0, 0.0, 10**7)
+    assert nq.estimate_count(9, piece="superqueen", samples=50) == (0.0, 0.0, 50)
+    with pytest.raises(AssertionError, match="probed"):
+        nq.estimate_count(61, torus=True)
+
+
 def test_an_estimate_of_zero_has_an_unknown_error():
     # two probes that both die on a board with solutions: 0, but not 0 +- 0
     est = nq.estimate_count(27, samples=2, seed=1)

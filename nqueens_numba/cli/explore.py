@@ -17,9 +17,9 @@ def print_estimate(args, out):
     low, high = est.interval(0.95)
     if math.isfinite(est.relative_stderr):
         spread = [f"stderr        {est.stderr:.3g} ({est.relative_stderr:.4%})",
-                  f"95% interval  {low:.7g} .. {high:.7g}"]
+                  f"95% interval  {_interval(low, high, est.stderr)}"]
     elif est.value == 0 and est.stderr == 0:  # a board without solutions: exact
-        spread = ["stderr        0 (every probe died: this board has no solutions)"]
+        spread = ["stderr        0 (this board has no solutions)"]
     elif est.value != 0 and est.samples >= 2 * config.ESTIMATE_PROBES_PER_STRATUM:
         # (every stratum has probes enough: they all agreed)
         spread = ["stderr        unknown (every probe gave the same value: no spread to "
@@ -40,6 +40,15 @@ def print_estimate(args, out):
     if exact is not None:
         lines.append(f"exact         {exact} (OEIS A000170)")
     out.write("\n".join(lines) + "\n")
+
+
+def _interval(low, high, stderr):
+    """``low .. high`` to the same decimals, three significant digits of ``stderr`` (both
+    ends in 7 significant digits past 10^7)."""
+    if high >= 1e7 or not stderr:
+        return f"{low:.7g} .. {high:.7g}"
+    decimals = max(0, 2 - math.floor(math.log10(stderr)))
+    return f"{low:.{decimals}f} .. {high:.{decimals}f}"
 
 
 def print_profile(args, out):
