@@ -67,6 +67,20 @@ def test_solve_text(capsys):
     assert capsys.readouterr().out == ".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n\n"
 
 
+def test_an_output_of_a_dash_is_standard_output(capsys, tmp_path, monkeypatch):
+    """(``--output -`` wrote a file named ``-``.)"""
+    monkeypatch.chdir(tmp_path)
+    assert main(["solve", "4", "-o", "-"]) == 0
+    assert capsys.readouterr().out == ".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n\n"
+    assert main(["solve", "8", "--limit", "1", "-f", "csv", "--output", "-"]) == 0
+    assert main(["find", "8", "-o", "-", "--seed", "1"]) == 0
+    assert main(["construct", "10", "-o", "-"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "0,4,7,5,2,6,1,3" and nq.is_solution([int(c) for c in out[1].split()])
+    assert out[2] == "1 3 5 7 9 0 2 4 6 8"
+    assert not os.path.exists(tmp_path / "-")
+
+
 def test_solve_limit(capsys):
     assert main(["solve", "8", "--limit", "3"]) == 0
     out = capsys.readouterr().out

@@ -881,5 +881,10 @@ def test_an_interrupted_solve_with_a_limit_says_nothing_was_printed(monkeypatch,
     assert main(["solve", "16", "--limit", "5", *where]) == 130
     done = "printed" if output is None else "written"
     assert capsys.readouterr().err == (f"nqueens: solve of n=16 interrupted before any "
-                                       f"solution was {done}\n")
+                                       f"solution was {done} (nqueens find 16 finds one "
+                                       f"solution in milliseconds, not the first in order)\n")
     assert not list(tmp_path.iterdir())
+    assert main(["solve", "16", "--limit", "5", "-p", "3:1", "-p", "0:2"]) == 130
+    assert "(nqueens find 16 --preplace 0:2,3:1 finds one" in capsys.readouterr().err
+    assert main(["solve", "16", "--limit", "5", "--torus"]) == 130  # (find has no torus)
+    assert capsys.readouterr().err.endswith("printed\n")

@@ -173,16 +173,16 @@ def build_parser():
         "done with --preplace or --blocked)",
     )
     solve.add_argument(
-        "--output", "-o", metavar="FILE", default=None,
+        "--output", "-o", metavar="FILE", default=None, type=values.output,
         help="write to FILE (atomically: FILE appears only when complete; a pipe or "
-        "/dev/stdout is written in place) instead of standard output",
+        "/dev/stdout is written in place) instead of standard output (-: standard output)",
     )
 
     output = argparse.ArgumentParser(add_help=False)
     output.add_argument(
-        "--output", "-o", metavar="FILE", default=None,
+        "--output", "-o", metavar="FILE", default=None, type=values.output,
         help="save the solution to FILE instead of printing it: a NumPy array for a .npy "
-        "name, else the printed line",
+        "name, else the printed line (-: print it)",
     )
     construct = _command(
         sub, "construct", [output], f"board order, 0..{huge.MAX_HUGE_N}",

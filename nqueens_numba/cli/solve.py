@@ -57,8 +57,15 @@ def _interrupted(args, printed, out):
     whole, writing = printed["whole"], printed["writing"]
     message = f"solve of n={args.n}{_conditions(args)} interrupted"
     if not whole and not writing:
-        return cli_names(f"{message} before any solution was "
-                         f"{'written' if args.output is not None else 'printed'}")
+        message += (f" before any solution was "
+                    f"{'written' if args.output is not None else 'printed'}")
+        if args.limit is not None and args.piece == "queen" and not args.torus \
+                and args.blocked is None:  # (as solve's words say: find takes --preplace)
+            placed = ("" if args.preplace is None else " --preplace " + ",".join(
+                f"{row}:{col}" for row, col in sorted(args.preplace.items())))
+            message += (f" (nqueens find {args.n}{placed} finds one solution in "
+                        f"milliseconds, not the first in order)")
+        return cli_names(message)
     count = (f"{whole:,}" if not writing else
              f"{whole:,} to {whole + writing:,}" if whole else f"up to {writing:,}")
     message += f" after {count} solutions printed"

@@ -42,6 +42,12 @@ def preplace(text):
     return placed
 
 
+def output(text):
+    """``--output``: a file's name; ``-`` is standard output (``None``: as without
+    ``--output``)."""
+    return None if text == "-" else text
+
+
 class AddPreplaced(argparse.Action):
     """``--preplace`` given more than once: the queens of each, together (a row given twice
     is an error, as within one ``--preplace``)."""
