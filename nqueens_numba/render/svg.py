@@ -259,7 +259,7 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
                    f'height="{cell - line:.10g}" fill="none" stroke="{ATTACKED}" '
                    f'stroke-width="{line:.10g}" stroke-dasharray="{2 * line:.10g}"/>')
     if style:
-        step = label_step(n, cell, font * 0.6 * widest + font * 0.4)
+        step = label_step(n, cell, font * 0.65 * widest * 1.5)  # (half a label between)
         y_cols = top - band * 0.35 if style == "index" else top + board + band * 0.65
         for c in range(0, n, step):
             out.append(f'<text class="label" x="{left + (c + 0.5) * cell:.10g}" '
