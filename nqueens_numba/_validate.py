@@ -293,19 +293,28 @@ def _bytes(size):
     return f"{size:,.0f} {unit}" if size >= 100 else f"{size:.3g} {unit}"
 
 
+class ResultTooLarge(MemoryError):
+    """A result that does not fit in memory: ``what`` says how large it is, in words (``"1,872
+    bytes (156 solutions of 12 bytes)"``), for a caller that words the error its own way."""
+
+    def __init__(self, message, what):
+        super().__init__(message)
+        self.what = what
+
+
 def result_size(n, rows, max_bytes, board=""):
-    """``MemoryError`` before allocating ``rows`` solutions of ``n`` bytes beyond the limit
-    (``board``: the keywords of a variant's board for the hint, such as ``", torus=True"``)."""
+    """``ResultTooLarge`` (a ``MemoryError``) before allocating ``rows`` solutions of ``n``
+    bytes beyond the limit (``board``: the keywords of a variant's board for the hint, such
+    as ``", torus=True"``)."""
     size = rows * n
     if max_bytes is not None and size > max_bytes:
-        raise MemoryError(
-            f"the result would take {size:,} byte{'s' * (size != 1)} ({rows:,} "
-            f"solution{'s' * (rows != 1)} of {n} byte{'s' * (n != 1)}), more than "
-            f"max_bytes={max_bytes:,} (the default is "
-            f"{config.MEMORY_FRACTION:.0%} of the available memory); stream them with "
+        what = (f"{size:,} byte{'s' * (size != 1)} ({rows:,} solution{'s' * (rows != 1)} of "
+                f"{n} byte{'s' * (n != 1)})")
+        raise ResultTooLarge(
+            f"the result would take {what}, more than max_bytes={max_bytes:,} (the default "
+            f"is {config.MEMORY_FRACTION:.0%} of the available memory); stream them with "
             f"iter_solutions({n}{board}) or save_solutions(path, {n}{board}), count them "
-            f"with count_solutions({n}{board}), or take the first k with limit=k"
-        )
+            f"with count_solutions({n}{board}), or take the first k with limit=k", what)
 
 
 def _integer_values(values):

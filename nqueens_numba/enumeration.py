@@ -25,11 +25,11 @@ def _solve_all(n, n_threads, max_bytes, progress=False):
     total = _split.known_total(n)
     if total is None:
         # Past the tabulated totals there are more than A000170(27) > 2e17 solutions.
-        raise MemoryError(
-            f"solve({n}) would hold {_beyond_the_table(n)}; use count_solutions({n}) to "
-            f"count them, iter_solutions({n}) to stream them or solve({n}, limit=k) for the "
-            f"first k"
-        )
+        what = (f"more than {config.A000170[-1]:.3g} solutions "
+                f"(over {config.A000170[-1] * n / 2**60:.0f} EiB)")
+        raise _validate.ResultTooLarge(
+            f"solve({n}) would hold {what}; use count_solutions({n}) to count them, "
+            f"iter_solutions({n}) to stream them or solve({n}, limit=k) for the first k", what)
     _validate.result_size(n, total, max_bytes)
     _warn_if_large(n, total, progress, QUEEN)
     out = np.empty((total, n), dtype=np.int8)
@@ -53,12 +53,6 @@ def _solve_all(n, n_threads, max_bytes, progress=False):
         _pool.run_threads(n_threads, _kernels.entry("mirror_rows"), slices)
         bar.update(left_end)
     return out
-
-
-def _beyond_the_table(n):
-    """How many solutions a board past the tabulated totals has, at least, in words."""
-    return (f"more than {config.A000170[-1]:.3g} solutions "
-            f"(over {config.A000170[-1] * n / 2**60:.0f} EiB)")
 
 
 def _warn_if_large(n, rows, progress, board):
@@ -434,8 +428,6 @@ def fundamental_solutions(n, *, n_threads=None, piece="queen", torus=False):
                f"{call}) counts them by orbit size, and iter_solutions({call}) streams every "
                f"solution (symmetry.is_canonical keeps the fundamental ones)")
     total = board.known_total(n)
-    if total is None and board.plain:  # (past the tabulated totals: n >= 28)
-        raise MemoryError(f"{first}: {_beyond_the_table(n)} do not fit in memory; {instead}")
     if total is not None:
         size, most = total * n, _validate.max_bytes(None)
         if size > most:
@@ -451,9 +443,8 @@ def fundamental_solutions(n, *, n_threads=None, piece="queen", torus=False):
             warnings.filterwarnings("ignore", r"solve\(", UserWarning)
         try:
             sols = _solve(n, None, n_threads, _validate.max_bytes(None), None, board, False)
-        except MemoryError as exc:  # (a board without tabulated totals: solve's numbers)
-            size = str(exc).split(", more than")[0].removeprefix("the result would take ")
-            raise MemoryError(f"{first}: {size} do not fit in memory; {instead}") from None
+        except _validate.ResultTooLarge as exc:  # (no tabulated total: solve's numbers)
+            raise MemoryError(f"{first}: {exc.what} do not fit in memory; {instead}") from None
         return _canonical(sols)
 
 

@@ -380,7 +380,8 @@ def estimate_count(n, *, samples=10**7, seed=None, n_threads=None, progress=Fals
     """
     n, samples, entropy, n_threads, progress, board = _check(n, samples, seed, n_threads,
                                                              progress, piece, torus)
-    if board.has_no_solutions(n):  # (exact: no probe needs to die to tell)
+    known_none = board.has_no_solutions(n)  # (the board answers: no probe needs to die)
+    if known_none:
         return Estimate(0.0, 0.0, samples)
     with interruption_says(f"estimate_count({n}{board.keywords}) interrupted: nothing is "
                            f"returned (fewer samples take less time)"):

@@ -870,13 +870,15 @@ def test_an_interrupted_solve_with_a_limit_says_nothing_was_printed(monkeypatch,
                                                                    tmp_path, output):
     """With ``--limit``, a Ctrl-C while the solutions are collected says so in the
     command's words (it said "solve(16) interrupted: nothing is returned (iter_solutions
-    ...)", calls the user did not make)."""
-    from nqueens_numba import enumeration
+    ...)", calls the user did not make), and points to ``nqueens find`` where ``solve``
+    points to ``find_solution``."""
+    from nqueens_numba import _kernels
 
     def interrupted(*args, **kwargs):
-        raise KeyboardInterrupt("solve(16) interrupted: nothing is returned")
+        raise KeyboardInterrupt
 
-    monkeypatch.setattr(enumeration, "solve", interrupted)
+    for kernel in ("_fill_solutions", "_fill_rows", "_fill_torus_rows"):
+        monkeypatch.setattr(_kernels, kernel, interrupted)
     where = [] if output is None else ["--output", str(tmp_path / output)]
     assert main(["solve", "16", "--limit", "5", *where]) == 130
     done = "printed" if output is None else "written"
@@ -886,5 +888,6 @@ def test_an_interrupted_solve_with_a_limit_says_nothing_was_printed(monkeypatch,
     assert not list(tmp_path.iterdir())
     assert main(["solve", "16", "--limit", "5", "-p", "3:1", "-p", "0:2"]) == 130
     assert "(nqueens find 16 --preplace 0:2,3:1 finds one" in capsys.readouterr().err
-    assert main(["solve", "16", "--limit", "5", "--torus"]) == 130  # (find has no torus)
-    assert capsys.readouterr().err.endswith("printed\n")
+    assert main(["solve", "17", "--limit", "5", "--torus"]) == 130  # (find has no torus)
+    assert capsys.readouterr().err.endswith(" with --torus interrupted before any solution "
+                                            "was printed\n")

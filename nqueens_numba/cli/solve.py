@@ -27,8 +27,8 @@ def solve_command(args, out):
         printed = {"whole": 0, "writing": 0}
         try:
             chunks, total = _solution_chunks(args, blocked)  # (npy: only with --limit)
-        except KeyboardInterrupt:  # (with --limit: while solve collects them)
-            raise KeyboardInterrupt(_interrupted(args, printed, out)) from None
+        except KeyboardInterrupt as exc:  # (with --limit: while solve collects them)
+            raise KeyboardInterrupt(_interrupted(args, printed, out, exc)) from None
         if args.output is not None:
             written = export.write_solutions(args.output, chunks, args.n, args.format, total)
         else:
@@ -50,17 +50,17 @@ def _printed(chunks, printed):
         printed["writing"] = 0
 
 
-def _interrupted(args, printed, out):
+def _interrupted(args, printed, out, said=None):
     """The message of a ``solve`` stopped by a signal before it wrote to ``--output``, or
-    while it printed to ``out``, in place of the library's (which named ``solve(...)`` or
-    ``iter_solutions``, calls the user did not make)."""
+    while it printed to ``out``, in place of the library's (``said``: which named
+    ``solve(...)`` or ``iter_solutions``, calls the user did not make; where ``solve`` points
+    to ``find_solution``, this points to ``nqueens find``)."""
     whole, writing = printed["whole"], printed["writing"]
     message = f"solve of n={args.n}{_conditions(args)} interrupted"
     if not whole and not writing:
         message += (f" before any solution was "
                     f"{'written' if args.output is not None else 'printed'}")
-        if args.limit is not None and args.piece == "queen" and not args.torus \
-                and args.blocked is None:  # (as solve's words say: find takes --preplace)
+        if "find_solution(" in str(said):  # (solve says where it applies)
             placed = ("" if args.preplace is None else " --preplace " + ",".join(
                 f"{row}:{col}" for row, col in sorted(args.preplace.items())))
             message += (f" (nqueens find {args.n}{placed} finds one solution in "
