@@ -1,7 +1,7 @@
 """The first public functions of the package, gathered from the modules that do each job.
 
 Kept for code that imports ``nqueens_numba.api``; ``import nqueens_numba`` gives these names
-and the rest (see ``README.md``, "How the code is organised", for where each one lives).
+and the rest (see ``docs/design.md``, "How the code is organised", for where each one lives).
 """
 from ._split import METHODS, SYMMETRIC_RESULTS
 from .checking import is_solution

@@ -1,7 +1,7 @@
 """The package's modules import one way, each only from the layers above it.
 
 Parses every module of the package (``ast``), so that a new module or import that breaks the
-order fails here: see README.md, "How the code is organised".
+order fails here: see docs/design.md, "How the code is organised".
 """
 import ast
 import pathlib
