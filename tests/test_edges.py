@@ -640,7 +640,8 @@ class Teardown:  # (deleted by the interpreter's teardown: builtins are cleared 
 
 builtins._kept_until_teardown = Teardown()
 if os.environ.get("NQ_TEST_THREAD"):
-    threading.Thread(target=lambda: (time.sleep(0.5), os.write(2, b"thread ended\\n"))).start()
+    # (alive when the command ends, on a loaded machine too: 0.5 s was not, once)
+    threading.Thread(target=lambda: (time.sleep(3), os.write(2, b"thread ended\\n"))).start()
 """
 
 
