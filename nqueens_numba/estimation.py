@@ -32,8 +32,8 @@ class Estimate(NamedTuple):
         of 0 where every probe died on a board of 4 or more rows, unless the board is known
         to have no solutions (the torus of ``gcd(n, 6) > 1``, superqueens of ``n <= 9``).
     samples : int
-        The random probes it is made of (none are made on a board known to have no
-        solutions: it is the number asked for).
+        The random probes it is made of (0 on a board known to have no solutions: it needs
+        none).
     """
 
     value: Union[float, np.ndarray]
@@ -382,7 +382,7 @@ def estimate_count(n, *, samples=10**7, seed=None, n_threads=None, progress=Fals
                                                              progress, piece, torus)
     known_none = board.has_no_solutions(n)  # (the board answers: no probe needs to die)
     if known_none:
-        return Estimate(0.0, 0.0, samples)
+        return Estimate(0.0, 0.0, 0)
     with interruption_says(f"estimate_count({n}{board.keywords}) interrupted: nothing is "
                            f"returned (fewer samples take less time)"):
         plan = probe_plan(n, samples, board)

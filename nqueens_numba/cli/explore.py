@@ -19,7 +19,8 @@ def print_estimate(args, out):
         spread = [f"stderr        {est.stderr:.3g} ({est.relative_stderr:.4%})",
                   f"95% interval  {_interval(low, high, est.stderr)}"]
     elif est.value == 0 and est.stderr == 0:  # a board without solutions: exact
-        spread = ["stderr        0 (this board has no solutions)"]
+        spread = ["stderr        0 (this board has no solutions" +
+                  (": no probe needed)" if not est.samples else ")")]
     elif est.value != 0 and est.samples >= 2 * config.ESTIMATE_PROBES_PER_STRATUM:
         # (every stratum has probes enough: they all agreed)
         spread = ["stderr        unknown (every probe gave the same value: no spread to "

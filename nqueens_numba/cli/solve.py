@@ -16,7 +16,8 @@ def solve_command(args, out):
         args.format = (export.format_for(args.output) if args.output is not None else None
                        ) or "text"
     if args.format == "npy" and args.output is None:
-        raise ValueError("--format npy writes a binary file: give it with --output FILE")
+        raise ValueError("--format npy writes a binary file: give it with --output FILE "
+                         "(--output /dev/stdout writes it to a pipe)")
     blocked = load_blocked(args.blocked)
     if args.limit is None and args.output is not None:
         written = streaming.save_solutions(

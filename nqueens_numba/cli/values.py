@@ -97,5 +97,5 @@ def load_blocked(path):
         return blocked.astype(bool)  # (0 and 1, as numpy.save writes an integer mask)
     if blocked.dtype != bool:
         raise ValueError(f"--blocked {path!r} holds {blocked.dtype} values: expected "
-                         f"booleans (or 0 and 1), True where a square is blocked")
+                         f"booleans (or integers 0 and 1), True where a square is blocked")
     return blocked
