@@ -83,6 +83,17 @@ def fits(registers, shared, block):
     return min(by_registers, by_shared, 32, 2048 // block)
 
 
+def register_cap(text):
+    """An argparse type: a register cap, 0 (none) to 255 (ptxas's most)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if not 0 <= value <= 255:
+        raise argparse.ArgumentTypeError(f"must be 0 (no cap) to 255, got {value}")
+    return value
+
+
 def main():
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawTextHelpFormatter,
@@ -90,7 +101,7 @@ def main():
     parser.add_argument("--n", type=int, default=20, help="the count whose shapes to compile")
     parser.add_argument("--arch", type=int, default=90, help="compute capability, as 90")
     parser.add_argument("--block", type=int, default=128, help="threads per block")
-    parser.add_argument("--max-registers", type=int, default=0, metavar="R",
+    parser.add_argument("--max-registers", type=register_cap, default=0, metavar="R",
                         help="the most registers a thread takes (ptxas -maxrregcount, as "
                              "config.GPU_MAX_REGISTERS); 0: any")
     parser.add_argument("--keep", default=None, metavar="DIR",

@@ -297,9 +297,12 @@ class ResultTooLarge(MemoryError):
     """A result that does not fit in memory: ``what`` says how large it is, in words (``"1,872
     bytes (156 solutions of 12 bytes)"``), for a caller that words the error its own way."""
 
-    def __init__(self, message, what):
+    def __init__(self, message, what=None):
         super().__init__(message)
         self.what = what
+
+    def __reduce__(self):  # (pickled whole: a process pool sends it back)
+        return type(self), (str(self), self.what)
 
 
 def result_size(n, rows, max_bytes, board=""):

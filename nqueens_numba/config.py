@@ -239,7 +239,7 @@ GPU_BLOCKS_PER_SM = 4
 #: The most registers a GPU thread takes (0: as many as the compiler chooses). Fewer
 #: registers let more blocks share a multiprocessor: compiled for sm_90 at n = 20, the
 #: symmetric search takes 76, so 6 blocks of 128 threads fit; capped at 64 it takes 62,
-#: without spilling, and 8 fit (the count takes 25). Not yet measured on a GPU.
+#: without spilling, and 8 fit (the count takes 25). 0 to 255. Not yet measured on a GPU.
 GPU_MAX_REGISTERS = 0
 
 #: Seconds of GPU work a launch aims at (the number of subproblems it takes adapts to the
@@ -260,6 +260,7 @@ _AT_LEAST_ONE = (
     "ESTIMATE_PROBES_PER_STRATUM", "ESTIMATE_CHUNK", "PROFILE_BATCH_SOLUTIONS",
     "PROFILE_STEPS", "GPU_SPLIT_THREADS", "GPU_BLOCK", "GPU_BLOCKS_PER_SM")
 _AT_LEAST_ZERO = ("GPU_MAX_REGISTERS",)  # (0: no limit)
+_AT_MOST = {"GPU_MAX_REGISTERS": 255}  # (ptxas's most registers a thread)
 _SECONDS = {"CHECKPOINT_SECONDS": 0, "JOIN_SECONDS": 0, "DASK_TASK_SECONDS": 0,
             "LONG_COUNT_SECONDS": 0, "TASK_SECONDS": None, "GPU_LAUNCH_SECONDS": None}
 
@@ -269,8 +270,10 @@ def _check(name, value):
     if name in _AT_LEAST_ZERO:
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             raise TypeError(f"config.{name} must be an integer, got {type(value).__name__}")
-        if value < 0:
-            raise ValueError(f"config.{name} must be 0 or more, got {value}")
+        if not 0 <= value <= _AT_MOST.get(name, value):
+            raise ValueError(f"config.{name} must be 0 or more"
+                             + (f", at most {_AT_MOST[name]}" if name in _AT_MOST else "")
+                             + f", got {value}")
     elif name in _AT_LEAST_ONE:
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             raise TypeError(f"config.{name} must be an integer, got {type(value).__name__}")

@@ -280,7 +280,8 @@ def test_tunables_that_would_break_calls_are_refused_when_set(monkeypatch):
             ("CHECKPOINT_SECONDS", -1.0, ValueError, "0 or more seconds"),
             ("MEMORY_FRACTION", 1.5, ValueError, "at most 1"),
             ("GPU_MAX_REGISTERS", -1, ValueError, "GPU_MAX_REGISTERS must be 0 or more"),
-            ("GPU_MAX_REGISTERS", 64.0, TypeError, "must be an integer, got float")]:
+            ("GPU_MAX_REGISTERS", 64.0, TypeError, "must be an integer, got float"),
+            ("GPU_MAX_REGISTERS", 256, ValueError, "0 or more, at most 255, got 256")]:
         before = getattr(config, name)
         with pytest.raises(error, match=match):
             setattr(config, name, value)

@@ -231,7 +231,7 @@ def test_cli_preplace_given_several_times_adds_up(capsys):
     with pytest.raises(SystemExit) as info:
         main(["count", "8", "-p", "0:0,1:4", "-p", "1:5"])
     assert info.value.code == 2
-    assert "argument -p: row 1 is pre-placed twice" in capsys.readouterr().err
+    assert "argument --preplace/-p: row 1 is pre-placed twice" in capsys.readouterr().err
 
 
 def test_cli_blocked_is_read_once_given_once_and_may_be_0_and_1(tmp_path, capsys):
@@ -253,6 +253,10 @@ def test_cli_blocked_is_read_once_given_once_and_may_be_0_and_1(tmp_path, capsys
     finally:
         os.close(read)
     assert capsys.readouterr().out == "46\n"
+    if os.path.exists("/dev/zero"):  # (endless: only its first bytes are read)
+        with pytest.raises(SystemExit) as info:
+            main(["count", "8", "--blocked", "/dev/zero"])
+        assert info.value.code == 2 and "not a .npy file" in capsys.readouterr().err
     for argv, message in [
             (["--blocked", str(tmp_path / "f.npy")], "holds float64 values: expected booleans"),
             (["--blocked", str(tmp_path / "two.npy")], "holds int64 values"),

@@ -544,11 +544,12 @@ def test_the_register_cap_reaches_every_gpu_kernel(tmp_path):
     registers, takes no such option: the kernels are built without it there.)"""
     code = textwrap.dedent("""
         import json
+        import numpy as np
         from nqueens_numba import config, _gpu, _split
         from nqueens_numba.board import QUEEN, SUPERQUEEN, TOROIDAL
         from nqueens_numba.constraints import check_constraints
         found = []
-        for cap in (0, 64, 40):
+        for cap in (0, 64, np.int64(40)):  # (a NumPy integer: ctypes takes ints only)
             config.GPU_MAX_REGISTERS = cap
             for board, method, constraints in [
                     (QUEEN, "symmetric", None), (QUEEN, "halving", None),
@@ -557,7 +558,8 @@ def test_the_register_cap_reaches_every_gpu_kernel(tmp_path):
                 split = _split.plan_count(13, board, method=method, device="cuda",
                                           constraints=constraints).split
                 kernel, block = _gpu._kernel(split.job)
-                found.append(kernel.targetoptions.get("max_registers"))
+                cap = kernel.targetoptions.get("max_registers")
+                found.append(cap if cap is None or type(cap) is int else repr(cap))
         print(json.dumps(found))
     """)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

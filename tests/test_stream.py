@@ -888,6 +888,8 @@ def test_an_interrupted_solve_with_a_limit_says_nothing_was_printed(monkeypatch,
     assert not list(tmp_path.iterdir())
     assert main(["solve", "16", "--limit", "5", "-p", "3:1", "-p", "0:2"]) == 130
     assert "(nqueens find 16 --preplace 0:2,3:1 finds one" in capsys.readouterr().err
+    assert main(["solve", "16", "--limit", "5", "-p", ""]) == 130  # (no queen: none to give)
+    assert "(nqueens find 16 finds one" in capsys.readouterr().err
     assert main(["solve", "17", "--limit", "5", "--torus"]) == 130  # (find has no torus)
     assert capsys.readouterr().err.endswith(" with --torus interrupted before any solution "
                                             "was printed\n")

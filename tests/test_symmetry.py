@@ -207,6 +207,12 @@ def test_fundamental_solutions_that_do_not_fit_say_so_in_their_own_words(monkeyp
                        r"fundamental=True\) counts them") as info:
         nq.fundamental_solutions(20)
     assert "limit" not in str(info.value)
+    import pickle
+
+    with pytest.raises(MemoryError) as info:  # (a process pool sends it back pickled)
+        nq.solve(12, max_bytes=10)
+    again = pickle.loads(pickle.dumps(info.value))
+    assert isinstance(again, MemoryError) and str(again) == str(info.value)
     for n in (28, 63):  # (past the tabulated totals: solve's words were pasted in)
         with pytest.raises(MemoryError, match=rf"^fundamental_solutions\({n}\) enumerates "
                            r"every solution first .*\): more than 2.35e\+17 solutions \(over "

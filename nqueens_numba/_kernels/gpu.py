@@ -190,7 +190,7 @@ def _jit(registers):
     from numba import config as numba_config
 
     if registers and not numba_config.ENABLE_CUDASIM:
-        return cuda.jit(max_registers=registers)
+        return cuda.jit(max_registers=int(registers))  # (a NumPy integer: ctypes refuses)
     return cuda.jit
 
 

@@ -17,7 +17,7 @@ def solve_command(args, out):
                        ) or "text"
     if args.format == "npy" and args.output is None:
         raise ValueError("--format npy writes a binary file: give it with --output FILE "
-                         "(--output /dev/stdout writes it to a pipe)")
+                         "(--output /dev/stdout writes it to a pipe; --output - prints text)")
     blocked = load_blocked(args.blocked)
     if args.limit is None and args.output is not None:
         written = streaming.save_solutions(
@@ -62,7 +62,7 @@ def _interrupted(args, printed, out, said=None):
         message += (f" before any solution was "
                     f"{'written' if args.output is not None else 'printed'}")
         if "find_solution(" in str(said):  # (solve says where it applies)
-            placed = ("" if args.preplace is None else " --preplace " + ",".join(
+            placed = ("" if not args.preplace else " --preplace " + ",".join(
                 f"{row}:{col}" for row, col in sorted(args.preplace.items())))
             message += (f" (nqueens find {args.n}{placed} finds one solution in "
                         f"milliseconds, not the first in order)")

@@ -55,8 +55,9 @@ class AddPreplaced(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
         placed = dict(getattr(namespace, self.dest) or {})
         for row, col in values.items():
-            if row in placed:
-                parser.error(f"argument {option_string}: row {row} is pre-placed twice")
+            if row in placed:  # (named as argparse names it: --preplace/-p)
+                parser.error(f"argument {'/'.join(self.option_strings)}: row {row} is "
+                             f"pre-placed twice")
             placed[row] = col
         setattr(namespace, self.dest, placed)
 
@@ -86,10 +87,11 @@ def load_blocked(path):
         return None
     try:
         with open(path, "rb") as file:  # (read once: a pipe, as <(...), cannot be read again)
-            data = file.read()
-        if not data.startswith(b"\x93NUMPY"):  # (np.load would take it for a pickle)
-            raise ValueError("not a .npy file (write one with numpy.save: an (n, n) "
-                             "array of booleans, True where a square is blocked)")
+            magic = file.read(6)
+            if magic != b"\x93NUMPY":  # (np.load would take it for a pickle; /dev/zero)
+                raise ValueError("not a .npy file (write one with numpy.save: an (n, n) "
+                                 "array of booleans, True where a square is blocked)")
+            data = magic + file.read()
         blocked = np.load(io.BytesIO(data), allow_pickle=False)
     except (OSError, ValueError, EOFError) as exc:  # (EOFError: a truncated .npy)
         raise ValueError(f"cannot read --blocked {path!r}: {exc}") from None
