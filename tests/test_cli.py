@@ -1,3 +1,4 @@
+import io
 import json
 import os
 import subprocess
@@ -79,6 +80,11 @@ def test_an_output_of_a_dash_is_standard_output(capsys, tmp_path, monkeypatch):
     assert out[0] == "0,4,7,5,2,6,1,3" and nq.is_solution([int(c) for c in out[1].split()])
     assert out[2] == "1 3 5 7 9 0 2 4 6 8"
     assert not os.path.exists(tmp_path / "-")
+    for limit in ([], ["--limit", "2"]):  # (a .npy in binary, to a pipe)
+        run = subprocess.run([sys.executable, "-m", "nqueens_numba", "solve", "6", "-f", "npy",
+                              "-o", "-", *limit], capture_output=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        assert np.array_equal(np.load(io.BytesIO(run.stdout)), nq.solve(6)[:2 if limit else 4])
 
 
 def test_solve_limit(capsys):

@@ -5,6 +5,7 @@ import numpy as np
 from .. import export, huge
 from .._files import atomic_file
 from .stop import stop_if_signalled
+from .values import STDOUT
 
 
 def construct_command(args, out):
@@ -36,7 +37,7 @@ def _write_line(queens, file):
 def _write_queens(queens, args, out):
     """Print the columns of one solution, or save them with ``--output``: a NumPy array
     for a ``.npy`` name, else the printed line."""
-    if args.output is None:
+    if args.output in (None, STDOUT):
         _write_line(queens, out)
     elif export.format_for(args.output) == "npy":
         with atomic_file(args.output, binary=True) as file:

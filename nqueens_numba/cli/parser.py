@@ -175,7 +175,8 @@ def build_parser():
     solve.add_argument(
         "--output", "-o", metavar="FILE", default=None, type=values.output,
         help="write to FILE (atomically: FILE appears only when complete; a pipe or "
-        "/dev/stdout is written in place) instead of standard output (-: standard output)",
+        "/dev/stdout is written in place) instead of standard output (-: standard output, "
+        "text or .npy)",
     )
 
     output = argparse.ArgumentParser(add_help=False)

@@ -4,7 +4,7 @@ boards, LeetCode JSON, CSV or NumPy ``.npy``."""
 from .. import enumeration, export, streaming
 from ..board import board_of
 from .messages import cli_names, say
-from .values import load_blocked
+from .values import STDOUT, load_blocked
 
 #: Solutions formatted per write when printing or saving them.
 _PRINT_CHUNK = 10_000
@@ -12,12 +12,16 @@ _PRINT_CHUNK = 10_000
 
 def solve_command(args, out):
     """``nqueens solve``: stream the solutions to ``out`` or to ``--output``."""
+    if args.output == STDOUT:  # (text as without --output; a .npy in binary)
+        args.output = getattr(out, "buffer", None) if args.format == "npy" else None
+        if args.output is None and args.format == "npy":
+            raise ValueError("--output - cannot write binary to this standard output")
     if args.format is None:
         args.format = (export.format_for(args.output) if args.output is not None else None
                        ) or "text"
     if args.format == "npy" and args.output is None:
         raise ValueError("--format npy writes a binary file: give it with --output FILE "
-                         "(--output /dev/stdout writes it to a pipe; --output - prints text)")
+                         "(or --output - for standard output)")
     blocked = load_blocked(args.blocked)
     if args.limit is None and args.output is not None:
         written = streaming.save_solutions(

@@ -42,10 +42,13 @@ def preplace(text):
     return placed
 
 
+#: ``--output -``: standard output (text as without ``--output``; a ``.npy`` in binary).
+STDOUT = "-"
+
+
 def output(text):
-    """``--output``: a file's name; ``-`` is standard output (``None``: as without
-    ``--output``)."""
-    return None if text == "-" else text
+    """``--output``: a file's name, or :data:`STDOUT`."""
+    return text
 
 
 class AddPreplaced(argparse.Action):
