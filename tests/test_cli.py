@@ -1,6 +1,7 @@
 import io
 import json
 import os
+import shlex
 import subprocess
 import sys
 
@@ -85,6 +86,45 @@ def test_an_output_of_a_dash_is_standard_output(capsys, tmp_path, monkeypatch):
                               "-o", "-", *limit], capture_output=True, timeout=120)
         assert run.returncode == 0, run.stderr
         assert np.array_equal(np.load(io.BytesIO(run.stdout)), nq.solve(6)[:2 if limit else 4])
+    (tmp_path / "-").mkdir()  # ("-" is never a file: it was checked as one, and refused)
+    assert main(["solve", "4", "-o", "-", "--limit", "1"]) == 0
+    assert capsys.readouterr().out == ".Q..\n...Q\nQ...\n..Q.\n\n"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX shell")
+@pytest.mark.parametrize("argv", [["solve", "4", "-o", "-"],
+                                  ["solve", "4", "-o", "-", "-f", "npy"],
+                                  ["construct", "8", "-o", "-"], ["find", "8", "-o", "-"]])
+def test_an_output_of_a_dash_with_standard_output_closed(argv):
+    """(construct and find raised a traceback, solve a usage error naming ``target``.)"""
+    command = " ".join([shlex.quote(sys.executable), "-m", "nqueens_numba", *argv])
+    run = subprocess.run(command + " >&-", shell=True, stderr=subprocess.PIPE, text=True,
+                         timeout=120)
+    assert run.returncode == 1
+    assert run.stderr == "nqueens: cannot write the output: standard output is closed\n"
+
+
+def test_a_binary_output_to_standard_output_interrupted_says_so(monkeypatch, capsys):
+    """(It said the solutions written "stay in the file", or only "interrupted".)"""
+    from nqueens_numba import export, streaming
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt("interrupted: the solutions written so far stay in the file")
+
+    monkeypatch.setattr(streaming, "save_solutions", interrupted)
+    monkeypatch.setattr(export, "write_solutions", interrupted)
+    for limit in ([], ["--limit", "2"]):
+        assert main(["solve", "6", "-o", "-", "-f", "npy", *limit]) == 130
+        assert capsys.readouterr().err == ("nqueens: solve of n=6 interrupted: the .npy "
+                                           "written to standard output so far is cut short\n")
+
+
+def test_a_binary_output_is_not_written_to_a_terminal(monkeypatch, capsys):
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    with pytest.raises(SystemExit) as info:
+        main(["solve", "4", "-o", "-", "-f", "npy"])
+    assert info.value.code == 2
+    assert "would write binary to the terminal" in capsys.readouterr().err
 
 
 def test_solve_limit(capsys):

@@ -228,6 +228,8 @@ def test_cli_preplace_given_several_times_adds_up(capsys):
         assert capsys.readouterr().out == expected
     assert main(["solve", "8", "-p", "0:0", "--preplace", "1:4,2:7", "-f", "csv"]) == 0
     assert capsys.readouterr().out == "0,4,7,5,2,6,1,3\n"
+    assert main(["solve", "5", "--torus", "-p", "", "-f", "csv"]) == 0  # (no queen given)
+    assert capsys.readouterr().out.splitlines()[0] == "0,2,4,1,3"
     with pytest.raises(SystemExit) as info:
         main(["count", "8", "-p", "0:0,1:4", "-p", "1:5"])
     assert info.value.code == 2
@@ -257,9 +259,23 @@ def test_cli_blocked_is_read_once_given_once_and_may_be_0_and_1(tmp_path, capsys
         with pytest.raises(SystemExit) as info:
             main(["count", "8", "--blocked", "/dev/zero"])
         assert info.value.code == 2 and "not a .npy file" in capsys.readouterr().err
+        read, write = os.pipe()  # (a header, then more than its data: only the data is read)
+        with os.fdopen(write, "wb") as pipe:
+            pipe.write((tmp_path / "b.npy").read_bytes() + b"\x01" * 1000)
+        try:
+            assert main(["count", "8", "--blocked", f"/dev/fd/{read}"]) == 0
+        finally:
+            os.close(read)
+        assert capsys.readouterr().out == "46\n"
+    np.save(tmp_path / "b7.npy", np.zeros((7, 7), dtype=bool))
+    np.save(tmp_path / "fortran.npy", np.asfortranarray(blocked.astype(">i4")))
+    assert main(["count", "8", "--blocked", str(tmp_path / "fortran.npy")]) == 0
+    assert capsys.readouterr().out == "46\n"
     for argv, message in [
             (["--blocked", str(tmp_path / "f.npy")], "holds float64 values: expected booleans"),
             (["--blocked", str(tmp_path / "two.npy")], "holds int64 values"),
+            (["--blocked", str(tmp_path / "b7.npy")],
+             "an array of shape (7, 7), not (8, 8) for n = 8"),
             (["--blocked", str(tmp_path / "b.npy"), "--blocked", str(tmp_path / "i.npy")],
              "argument --blocked: given twice")]:
         with pytest.raises(SystemExit) as info:

@@ -11,7 +11,7 @@ import warnings
 
 from .. import _progress, checkpoint, huge, precompile
 from .._files import check_target
-from . import construct, count, explore, messages, solve, stop
+from . import construct, count, explore, messages, solve, stop, values
 from .parser import build_parser
 
 
@@ -52,9 +52,10 @@ def _main(args, commands, out):
     """Run the command of ``args``, writing to ``out``; return its exit status."""
     try:
         output = getattr(args, "output", None)
-        if out is None and (args.command == "count" or output is None):
+        to_stdout = output is None or output == values.STDOUT  # (--output -: no file)
+        if out is None and (args.command == "count" or to_stdout):
             raise OSError("standard output is closed")
-        if output is not None:
+        if not to_stdout:
             check_target(output)  # a bad --output fails now, not after the search
         if args.command == "status":
             count.print_status(args.file, args.json, out)

@@ -28,7 +28,7 @@ def count_command(args, out):
             fundamental=args.fundamental, prefix_depth=args.prefix_depth,
             progress=args.progress, checkpoint=args.checkpoint,
             checkpoint_every=args.checkpoint_every, preplaced=args.preplace,
-            blocked=load_blocked(args.blocked), piece=args.piece, torus=args.torus,
+            blocked=load_blocked(args.blocked, args.n), piece=args.piece, torus=args.torus,
             device=args.device, devices=args.gpus)
     stop_if_signalled()
     out.write(f"{total}\n")
@@ -51,7 +51,7 @@ def _count_on_dask(args):
             client, args.n, fundamental=args.fundamental, method=args.method,
             prefix_depth=args.prefix_depth, checkpoint=args.checkpoint,
             checkpoint_every=args.checkpoint_every, progress=args.progress,
-            preplaced=args.preplace, blocked=load_blocked(args.blocked), piece=args.piece,
+            preplaced=args.preplace, blocked=load_blocked(args.blocked, args.n), piece=args.piece,
             torus=args.torus, device=args.device)
     finally:
         cluster = getattr(client, "nqueens_cluster", None)

@@ -12,17 +12,32 @@ _PRINT_CHUNK = 10_000
 
 def solve_command(args, out):
     """``nqueens solve``: stream the solutions to ``out`` or to ``--output``."""
-    if args.output == STDOUT:  # (text as without --output; a .npy in binary)
-        args.output = getattr(out, "buffer", None) if args.format == "npy" else None
-        if args.output is None and args.format == "npy":
-            raise ValueError("--output - cannot write binary to this standard output")
+    if args.output == STDOUT and args.format == "npy":  # (in binary, to a file or a pipe)
+        if out.isatty():
+            raise ValueError("--format npy with --output - would write binary to the "
+                             "terminal: send standard output to a file or a pipe")
+        try:
+            _solve(args, out.buffer, out)
+        except KeyboardInterrupt:  # (the library's words speak of a file)
+            raise KeyboardInterrupt(cli_names(
+                f"solve of n={args.n}{_conditions(args)} interrupted: the .npy written to "
+                f"standard output so far is cut short")) from None
+        return
+    if args.output == STDOUT:  # (text, as without --output)
+        args.output = None
+    _solve(args, args.output, out)
+
+
+def _solve(args, output, out):
+    """:func:`solve_command` with ``output`` the file, open file or ``None`` (``out``)."""
+    args.output = output
     if args.format is None:
         args.format = (export.format_for(args.output) if args.output is not None else None
                        ) or "text"
     if args.format == "npy" and args.output is None:
         raise ValueError("--format npy writes a binary file: give it with --output FILE "
                          "(or --output - for standard output)")
-    blocked = load_blocked(args.blocked)
+    blocked = load_blocked(args.blocked, args.n)
     if args.limit is None and args.output is not None:
         written = streaming.save_solutions(
             args.output, args.n, format=args.format, chunk_size=_PRINT_CHUNK,

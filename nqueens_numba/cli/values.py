@@ -3,7 +3,6 @@ types (``--preplace`` given several times adds up), and the ``--blocked`` array 
 its file."""
 import argparse
 import decimal
-import io
 
 import numpy as np
 
@@ -62,7 +61,7 @@ class AddPreplaced(argparse.Action):
                 parser.error(f"argument {'/'.join(self.option_strings)}: row {row} is "
                              f"pre-placed twice")
             placed[row] = col
-        setattr(namespace, self.dest, placed)
+        setattr(namespace, self.dest, placed or None)  # (-p '': no queen, no constraint)
 
 
 class Once(argparse.Action):
@@ -75,27 +74,25 @@ class Once(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
-def load_blocked(path):
-    """The ``--blocked`` array read from ``path`` (``None`` for no ``--blocked``).
+def load_blocked(path, n=None):
+    """The ``--blocked`` array read from ``path`` (``None`` for no ``--blocked``): an
+    ``(n, n)`` array of booleans (``n``: the board order, checked when given). An array of
+    integers 0 and 1 is read as booleans.
 
-    An array of integers 0 and 1 is read as booleans.
+    Only the header and the data it announces are read: a pipe is read once, and an endless
+    stream (``/dev/zero``, or a header followed by one) is refused or cut at the data's end.
 
     Raises
     ------
     ValueError
-        If ``path`` cannot be read as a ``.npy`` array, or holds neither booleans nor 0 and
-        1 only.
+        If ``path`` cannot be read as a ``.npy`` array, is not of shape ``(n, n)``, or holds
+        neither booleans nor 0 and 1 only.
     """
     if path is None:
         return None
     try:
-        with open(path, "rb") as file:  # (read once: a pipe, as <(...), cannot be read again)
-            magic = file.read(6)
-            if magic != b"\x93NUMPY":  # (np.load would take it for a pickle; /dev/zero)
-                raise ValueError("not a .npy file (write one with numpy.save: an (n, n) "
-                                 "array of booleans, True where a square is blocked)")
-            data = magic + file.read()
-        blocked = np.load(io.BytesIO(data), allow_pickle=False)
+        with open(path, "rb") as file:
+            blocked = _read_npy(file, n)
     except (OSError, ValueError, EOFError) as exc:  # (EOFError: a truncated .npy)
         raise ValueError(f"cannot read --blocked {path!r}: {exc}") from None
     if blocked.dtype.kind in "iu" and np.isin(blocked, (0, 1)).all():
@@ -104,3 +101,31 @@ def load_blocked(path):
         raise ValueError(f"--blocked {path!r} holds {blocked.dtype} values: expected "
                          f"booleans (or integers 0 and 1), True where a square is blocked")
     return blocked
+
+
+def _read_npy(file, n):
+    """The array of the ``.npy`` file ``file`` (open, binary), reading its header and then
+    only the data it announces; ``ValueError`` for another file, a shape other than ``(n,
+    n)`` (checked before the data is read) or truncated data."""
+    if file.read(6) != b"\x93NUMPY":  # (np.load would take it for a pickle; /dev/zero)
+        raise ValueError("not a .npy file (write one with numpy.save: an (n, n) array of "
+                         "booleans, True where a square is blocked)")
+    version = tuple(file.read(2))
+    if version == (1, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(file)
+    elif version in ((2, 0), (3, 0)):
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(file)
+    else:
+        raise ValueError(f"a .npy file of format version {version} (numpy.save writes 1.0)")
+    if dtype.hasobject:
+        raise ValueError("it holds Python objects, not booleans")
+    if n is not None and tuple(shape) != (n, n):
+        raise ValueError(f"an array of shape {tuple(shape)}, not ({n}, {n}) for n = {n}")
+    count = int(np.prod(shape, dtype=np.int64))
+    if count > 64 * 64:  # (no board of the search is larger)
+        raise ValueError(f"an array of shape {tuple(shape)}: too large for a board")
+    data = file.read(count * dtype.itemsize)
+    if len(data) != count * dtype.itemsize:
+        raise ValueError(f"the data is cut short ({len(data)} of {count * dtype.itemsize} "
+                         f"bytes)")
+    return np.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran else "C").copy()
