@@ -61,6 +61,9 @@ class Board:
         How its count weighs the solutions it finds, when not one by one: toroidal queens
         are counted ``"by least steps"`` (see ``count_solutions``), which checkpoints
         record.
+    one_solution : str or None
+        The function that gives one solution of any size in milliseconds, named in advice:
+        ``"find_solution"`` (queens), ``"construct"`` (toroidal queens); ``None``: none.
     """
 
     piece: str
@@ -71,6 +74,7 @@ class Board:
     methods: tuple = ("halving", "symmetric")
     classified_by_search: bool = True
     counted: str = None
+    one_solution: str = None
     plain: bool = False
     answers_unsolvable: bool = False
     unsolvable: frozenset = field(init=False)
@@ -293,11 +297,11 @@ def _int64(value):
 
 
 #: The boards, by ``(piece, torus)``.
-QUEEN = _PlainBoard("queen", False, 0, plain=True,
+QUEEN = _PlainBoard("queen", False, 0, plain=True, one_solution="find_solution",
                     totals=dict(enumerate(config.A000170)), restricted=False)
 TOROIDAL = _Torus("queen", True, _kernels.TORUS, "torus", ", torus=True", ("halving",),
                   classified_by_search=False, counted="by least steps",
-                  answers_unsolvable=True)
+                  one_solution="construct", answers_unsolvable=True)
 SUPERQUEEN = _Superqueen("superqueen", False, _kernels.KNIGHT, "superqueen",
                          ", piece='superqueen'")
 _BOARDS = {(b.piece, b.torus): b for b in (QUEEN, TOROIDAL, SUPERQUEEN)}

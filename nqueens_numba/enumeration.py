@@ -286,9 +286,10 @@ def _solved(name, n, limit, n_threads, max_bytes, preplaced, blocked, progress, 
         _validate.result_size(n, min(limit, most), max_bytes, keywords)
     instead = (f"iter_solutions({call}) streams the solutions, and save_solutions(path, "
                f"{call}) writes them, as they come")
-    if limit is not None and board.plain and (cons is None or not cons.blocked.any()):
+    finder = board.one_solution  # (find_solution, construct; their own pre-placed queens)
+    if limit is not None and finder and (cons is None or not cons.blocked.any()):
         # (the first solutions of a large board can take long to reach in order)
-        instead = (f"find_solution({call}) finds one solution in milliseconds, not the first "
+        instead = (f"{finder}({call}) finds one solution in milliseconds, not the first "
                    f"in order; " + instead)
     with _progress.interruption_says(
             f"{name}({call}{'' if limit is None else f', limit={limit}'}) interrupted: nothing "

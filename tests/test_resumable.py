@@ -378,8 +378,12 @@ def test_an_interrupted_solve_with_a_limit_points_to_find_solution(monkeypatch):
         nq.solve(40, limit=2, preplaced={0: 3})
     with pytest.raises(KeyboardInterrupt, match=r"^solve\(41, torus=True, limit=1\) "
                                                 r"interrupted: nothing is returned "
+                                                r"\(construct\(41, torus=True\) finds"):
+        nq.solve(41, limit=1, torus=True)  # (find_solution has no torus: construct has)
+    with pytest.raises(KeyboardInterrupt, match=r"^solve\(41, piece='superqueen', limit=1\) "
+                                                r"interrupted: nothing is returned "
                                                 r"\(iter_solutions"):
-        nq.solve(41, limit=1, torus=True)  # (find_solution has no torus)
+        nq.solve(41, limit=1, piece="superqueen")  # (neither has superqueens)
     with pytest.raises(KeyboardInterrupt, match=r"^boards\(40, limit=3\) interrupted"):
         nq.boards(40, limit=3)  # (in its own name, not solve's)
 

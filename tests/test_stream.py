@@ -890,6 +890,11 @@ def test_an_interrupted_solve_with_a_limit_says_nothing_was_printed(monkeypatch,
     assert "(nqueens find 16 --preplace 0:2,3:1 finds one" in capsys.readouterr().err
     assert main(["solve", "16", "--limit", "5", "-p", ""]) == 130  # (no queen: none to give)
     assert "(nqueens find 16 finds one" in capsys.readouterr().err
-    assert main(["solve", "17", "--limit", "5", "--torus"]) == 130  # (find has no torus)
+    assert main(["solve", "17", "--limit", "5", "--torus"]) == 130  # (construct: the torus's)
     assert capsys.readouterr().err.endswith(" with --torus interrupted before any solution "
-                                            "was printed\n")
+                                            "was printed (nqueens construct 17 --torus finds "
+                                            "one solution in milliseconds, not the first in "
+                                            "order)\n")
+    monkeypatch.setattr(_kernels, "_fill_knight_rows", interrupted)
+    assert main(["solve", "17", "--limit", "5", "--piece", "superqueen"]) == 130  # (none)
+    assert capsys.readouterr().err.endswith("interrupted before any solution was printed\n")

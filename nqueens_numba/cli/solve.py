@@ -80,10 +80,13 @@ def _interrupted(args, printed, out, said=None):
     if not whole and not writing:
         message += (f" before any solution was "
                     f"{'written' if args.output is not None else 'printed'}")
-        if "find_solution(" in str(said):  # (solve says where it applies)
+        said = str(said)
+        if "find_solution(" in said or "construct(" in said:  # (solve says which applies)
+            command = "find" if "find_solution(" in said else "construct"
+            board = cli_names(board_of(args.piece, args.torus).keywords.replace(", ", " "))
             placed = ("" if not args.preplace else " --preplace " + ",".join(
                 f"{row}:{col}" for row, col in sorted(args.preplace.items())))
-            message += (f" (nqueens find {args.n}{placed} finds one solution in "
+            message += (f" (nqueens {command} {args.n}{board}{placed} finds one solution in "
                         f"milliseconds, not the first in order)")
         return cli_names(message)
     count = (f"{whole:,}" if not writing else
