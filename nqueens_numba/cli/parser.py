@@ -173,7 +173,7 @@ def build_parser():
         "done with --preplace or --blocked)",
     )
     solve.add_argument(
-        "--output", "-o", metavar="FILE", default=None, type=values.output,
+        "--output", "-o", metavar="FILE", default=None,
         help="write to FILE (atomically: FILE appears only when complete; a pipe or "
         "/dev/stdout is written in place) instead of standard output (-: standard output, "
         "text or .npy)",
@@ -181,7 +181,7 @@ def build_parser():
 
     output = argparse.ArgumentParser(add_help=False)
     output.add_argument(
-        "--output", "-o", metavar="FILE", default=None, type=values.output,
+        "--output", "-o", metavar="FILE", default=None,
         help="save the solution to FILE instead of printing it: a NumPy array for a .npy "
         "name, else the printed line (-: print it)",
     )

@@ -45,11 +45,6 @@ def preplace(text):
 STDOUT = "-"
 
 
-def output(text):
-    """``--output``: a file's name, or :data:`STDOUT`."""
-    return text
-
-
 class AddPreplaced(argparse.Action):
     """``--preplace`` given more than once: the queens of each, together (a row given twice
     is an error, as within one ``--preplace``)."""
@@ -74,10 +69,10 @@ class Once(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
-def load_blocked(path, n=None):
+def load_blocked(path, n):
     """The ``--blocked`` array read from ``path`` (``None`` for no ``--blocked``): an
-    ``(n, n)`` array of booleans (``n``: the board order, checked when given). An array of
-    integers 0 and 1 is read as booleans.
+    ``(n, n)`` array of booleans (``n``: the board order, at most 63). An array of integers 0
+    and 1 is read as booleans.
 
     Only the header and the data it announces are read: a pipe is read once, and an endless
     stream (``/dev/zero``, or a header followed by one) is refused or cut at the data's end.
@@ -105,8 +100,9 @@ def load_blocked(path, n=None):
 
 def _read_npy(file, n):
     """The array of the ``.npy`` file ``file`` (open, binary), reading its header and then
-    only the data it announces; ``ValueError`` for another file, a shape other than ``(n,
-    n)`` (checked before the data is read) or truncated data."""
+    only the data it announces (NumPy's ``read_array`` would read the data of any shape the
+    header claims); ``ValueError`` for another file, a shape other than ``(n, n)`` (checked
+    before the data is read) or truncated data."""
     if file.read(6) != b"\x93NUMPY":  # (np.load would take it for a pickle; /dev/zero)
         raise ValueError("not a .npy file (write one with numpy.save: an (n, n) array of "
                          "booleans, True where a square is blocked)")
@@ -119,11 +115,9 @@ def _read_npy(file, n):
         raise ValueError(f"a .npy file of format version {version} (numpy.save writes 1.0)")
     if dtype.hasobject:
         raise ValueError("it holds Python objects, not booleans")
-    if n is not None and tuple(shape) != (n, n):
+    if tuple(shape) != (n, n):
         raise ValueError(f"an array of shape {tuple(shape)}, not ({n}, {n}) for n = {n}")
-    count = int(np.prod(shape, dtype=np.int64))
-    if count > 64 * 64:  # (no board of the search is larger)
-        raise ValueError(f"an array of shape {tuple(shape)}: too large for a board")
+    count = n * n
     data = file.read(count * dtype.itemsize)
     if len(data) != count * dtype.itemsize:
         raise ValueError(f"the data is cut short ({len(data)} of {count * dtype.itemsize} "
