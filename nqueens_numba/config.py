@@ -1,8 +1,8 @@
 """Tunables of the search, as module constants.
 
 Change them before calling into the package (for example in a benchmark); the API reads them
-at call time. Those that count or size something, and the numbers of seconds, are checked
-when they are set (``ValueError`` for 0 where 1 or more is needed).
+at call time. All but the tables of counts are checked when they are set (``TypeError`` for
+another type, ``ValueError`` for a value out of range, such as 0 where 1 or more is needed).
 """
 import numbers
 import sys
@@ -250,51 +250,111 @@ GPU_LAUNCH_SECONDS = 1.0
 
 # --------------------------------------------------------------------------- checked changes
 
-#: The tunables that count or size something (1 or more), and the numbers of seconds (0 or
-#: more; ``None``: above 0), checked when they are changed: a 0 or a negative value made
-#: calls fail deep inside (``ZeroDivisionError``, ``IndexError``) or never end.
-_AT_LEAST_ONE = (
-    "TASKS_PER_THREAD", "SOLUTIONS_PER_SUBPROBLEM", "MAX_SPLIT_DEPTH", "MAX_SUBPROBLEMS",
-    "FIRST_BLOCK_ROWS", "MAX_BLOCK_ROWS", "FIRST_CHUNK_ROWS", "COUNT_BUDGET", "STEP_BUDGET",
-    "LOCAL_SEARCH_BUDGET", "WINDOW_PER_THREAD", "SOLVE_WINDOW_PER_THREAD", "QUEUED_BLOCKS",
-    "ESTIMATE_PROBES_PER_STRATUM", "ESTIMATE_CHUNK", "PROFILE_BATCH_SOLUTIONS",
-    "PROFILE_STEPS", "GPU_SPLIT_THREADS", "GPU_BLOCK", "GPU_BLOCKS_PER_SM")
-_AT_LEAST_ZERO = ("GPU_MAX_REGISTERS",)  # (0: no limit)
-_AT_MOST = {"GPU_MAX_REGISTERS": 255}  # (ptxas's most registers a thread)
-_SECONDS = {"CHECKPOINT_SECONDS": 0, "JOIN_SECONDS": 0, "DASK_TASK_SECONDS": 0,
-            "LONG_COUNT_SECONDS": 0, "TASK_SECONDS": None, "GPU_LAUNCH_SECONDS": None}
+#: The tunables checked when they are changed, which are all but the tables of counts: a 0, a
+#: negative value or another type made calls fail deep inside (``ZeroDivisionError``,
+#: ``TypeError``), or never end. Integers with their least value (and most) ...
+_INTEGERS = {
+    **dict.fromkeys((  # (counts and sizes)
+        "TASKS_PER_THREAD", "SOLUTIONS_PER_SUBPROBLEM", "MIN_SOLUTIONS_PER_SUBPROBLEM",
+        "MAX_SPLIT_DEPTH", "MAX_SUBPROBLEMS", "FIRST_BLOCK_ROWS", "MAX_BLOCK_ROWS",
+        "FIRST_CHUNK_ROWS", "COUNT_BUDGET", "STEP_BUDGET", "LOCAL_SEARCH_BUDGET",
+        "WINDOW_PER_THREAD", "SOLVE_WINDOW_PER_THREAD", "QUEUED_BLOCKS",
+        "ESTIMATE_PROBES_PER_STRATUM", "ESTIMATE_CHUNK", "PROFILE_BATCH_SOLUTIONS",
+        "PROFILE_STEPS", "GPU_SPLIT_THREADS", "GPU_BLOCK", "GPU_BLOCKS_PER_SM"), (1, None)),
+    **dict.fromkeys((  # (thresholds: 0 takes none, or all; board orders; rows; a seed)
+        "DIRECT_SOLUTIONS", "COLD_DIRECT_SOLUTIONS", "COLD_SYMMETRIC_SOLUTIONS",
+        "LARGE_RESULT_BYTES", "BREADTH_MAX_N", "SMALL_OVER_BREADTH_MIN_N",
+        "BREADTH_ORBITS_MAX_N", "SYMMETRIC_MIN_N", "GPU_MIN_N", "ESTIMATE_RANDOM_ROWS",
+        "ESTIMATE_MAX_DEPTH", "SHUFFLE_SEED"), (0, None)),
+    "GPU_MAX_REGISTERS": (0, 255),  # (0: no cap; 255: ptxas's most registers a thread)
+    "MAX_N": (MAX_N, MAX_N),  # (a fact of the kernels, not a tunable)
+}
+#: ... and numbers, with their least value and whether it is allowed (and most).
+_NUMBERS = {
+    **dict.fromkeys(("CHECKPOINT_SECONDS", "JOIN_SECONDS", "DASK_TASK_SECONDS",
+                     "LONG_COUNT_SECONDS"), (0, True, None)),
+    **dict.fromkeys(("TASK_SECONDS", "GPU_LAUNCH_SECONDS", "COST_GROWTH_PER_N",
+                     "TOTAL_GROWTH_PAST_TABLE"), (0, False, None)),
+    "MEMORY_FRACTION": (0, False, 1),
+}
+
+
+def _integer(name, value):
+    """``TypeError`` for a ``value`` that is not an integer (``bool`` is not one)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"config.{name} must be an integer, got {type(value).__name__}")
 
 
 def _check(name, value):
     """``TypeError`` or ``ValueError`` for a value that ``name`` cannot take."""
-    if name in _AT_LEAST_ZERO:
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-            raise TypeError(f"config.{name} must be an integer, got {type(value).__name__}")
-        if not 0 <= value <= _AT_MOST.get(name, value):
-            raise ValueError(f"config.{name} must be 0 or more"
-                             + (f", at most {_AT_MOST[name]}" if name in _AT_MOST else "")
+    if name in _INTEGERS:
+        _integer(name, value)
+        low, high = _INTEGERS[name]
+        if low == high and value != low:
+            raise ValueError(f"config.{name} is {low}, the most columns an int64 mask holds, "
+                             f"and cannot be changed; got {value}")
+        if not low <= value <= (value if high is None else high):
+            raise ValueError(f"config.{name} must be {low} or more"
+                             + ("" if high is None else f", at most {high}")
                              + f", got {value}")
-    elif name in _AT_LEAST_ONE:
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-            raise TypeError(f"config.{name} must be an integer, got {type(value).__name__}")
-        if value < 1:
-            raise ValueError(f"config.{name} must be 1 or more, got {value}")
-    elif name in _SECONDS or name == "MEMORY_FRACTION":
+    elif name in _NUMBERS:
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             raise TypeError(f"config.{name} must be a number, got {type(value).__name__}")
-        if name == "MEMORY_FRACTION" and not 0 < value <= 1:
-            raise ValueError(f"config.{name} must be above 0 and at most 1, got {value}")
-        if _SECONDS.get(name) == 0 and not value >= 0:
-            raise ValueError(f"config.{name} must be 0 or more seconds, got {value}")
-        if name in _SECONDS and _SECONDS[name] is None and not value > 0:
-            raise ValueError(f"config.{name} must be a number of seconds above 0, got {value}")
+        low, allowed, high = _NUMBERS[name]
+        seconds = name.endswith("_SECONDS")
+        if allowed and not value >= low:
+            raise ValueError(f"config.{name} must be {low} or more{' seconds' * seconds}, "
+                             f"got {value}")
+        if not allowed and not value > low:
+            raise ValueError(f"config.{name} must be a number{' of seconds' * seconds} above "
+                             f"{low}, got {value}")
+        if high is not None and not value <= high:
+            raise ValueError(f"config.{name} must be above {low} and at most {high}, "
+                             f"got {value}")
+    elif name == "ESTIMATE_TAIL_ROWS":
+        _tail_rows(value)
+    elif name == "VARIANT_COST":
+        _variant_cost(value)
+
+
+def _tail_rows(value):
+    """``TypeError`` or ``ValueError`` for an ``ESTIMATE_TAIL_ROWS`` that is not pairs
+    ``(most n, rows)`` of integers, 0 or more, whose last covers every board."""
+    if not isinstance(value, (tuple, list)) or not all(
+            isinstance(pair, (tuple, list)) and len(pair) == 2 for pair in value):
+        raise TypeError("config.ESTIMATE_TAIL_ROWS must be a tuple of pairs (most n, rows), "
+                        f"got {value!r}")
+    for most, rows in value:
+        _integer("ESTIMATE_TAIL_ROWS", most)
+        _integer("ESTIMATE_TAIL_ROWS", rows)
+        if rows < 0:
+            raise ValueError(f"config.ESTIMATE_TAIL_ROWS: rows must be 0 or more, got {rows}")
+    if not value or value[-1][0] < MAX_N:
+        raise ValueError(f"config.ESTIMATE_TAIL_ROWS must end with a pair for n = {MAX_N} "
+                         f"or more (every board needs its rows), got {value!r}")
+
+
+def _variant_cost(value):
+    """``TypeError`` or ``ValueError`` for a ``VARIANT_COST`` that does not map each
+    variant to ``(n, seconds, growth)``, numbers above 0."""
+    if not isinstance(value, dict) or set(value) != set(VARIANT_COST):
+        raise TypeError(f"config.VARIANT_COST must be a dict of {sorted(VARIANT_COST)}, "
+                        f"got {value!r}")
+    for name, cost in value.items():
+        if not isinstance(cost, tuple) or len(cost) != 3 or not all(
+                isinstance(x, numbers.Real) and not isinstance(x, bool) and x > 0
+                for x in cost):
+            raise ValueError(f"config.VARIANT_COST[{name!r}] must be (n, seconds, growth), "
+                             f"numbers above 0, got {cost!r}")
 
 
 class _Config(type(sys.modules[__name__])):
-    """This module, whose checked tunables are checked when set (``config.STEP_BUDGET = 0``
-    raises ``ValueError`` at once)."""
+    """This module, whose tunables are checked when set (``config.STEP_BUDGET = 0`` raises
+    ``ValueError`` at once, and a misspelt ``config.STEP_BUGDET = 10`` ``AttributeError``)."""
 
     def __setattr__(self, name, value):
+        if not name.startswith("_") and name not in vars(self):
+            raise AttributeError(f"nqueens_numba.config has no tunable {name!r}")
         _check(name, value)
         super().__setattr__(name, value)
 

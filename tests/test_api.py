@@ -281,15 +281,42 @@ def test_tunables_that_would_break_calls_are_refused_when_set(monkeypatch):
             ("MEMORY_FRACTION", 1.5, ValueError, "at most 1"),
             ("GPU_MAX_REGISTERS", -1, ValueError, "GPU_MAX_REGISTERS must be 0 or more"),
             ("GPU_MAX_REGISTERS", 64.0, TypeError, "must be an integer, got float"),
-            ("GPU_MAX_REGISTERS", 256, ValueError, "0 or more, at most 255, got 256")]:
-        before = getattr(config, name)
+            ("GPU_MAX_REGISTERS", 256, ValueError, "0 or more, at most 255, got 256"),
+            # (0 divided by zero in solve; the others failed in a comparison, or in NumPy)
+            ("MIN_SOLUTIONS_PER_SUBPROBLEM", 0, ValueError, "1 or more, got 0"),
+            ("BREADTH_MAX_N", "12", TypeError, "BREADTH_MAX_N must be an integer, got str"),
+            ("SHUFFLE_SEED", -1, ValueError, "SHUFFLE_SEED must be 0 or more, got -1"),
+            ("COST_GROWTH_PER_N", 0, ValueError, "must be a number above 0, got 0"),
+            ("MAX_N", 64, ValueError, "MAX_N is 63, .* cannot be changed; got 64"),
+            ("ESTIMATE_TAIL_ROWS", ((20, 8),), ValueError, "must end with a pair for n = 63"),
+            ("ESTIMATE_TAIL_ROWS", ((63, -1),), ValueError, "rows must be 0 or more"),
+            ("ESTIMATE_TAIL_ROWS", 8, TypeError, "a tuple of pairs"),
+            ("VARIANT_COST", {"torus": (23, 665.0, 5.4)}, TypeError, "dict of"),
+            ("VARIANT_COST", {"torus": (23, 0, 5.4), "superqueen": (17, 0.72, 6.5)},
+             ValueError, r"VARIANT_COST\['torus'\] must be \(n, seconds, growth\)"),
+            ("STEP_BUGDET", 10, AttributeError, "has no tunable 'STEP_BUGDET'")]:
+        before = getattr(config, name, None)
         with pytest.raises(error, match=match):
             setattr(config, name, value)
-        assert getattr(config, name) == before
+        assert getattr(config, name, None) == before
     monkeypatch.setattr(config, "STEP_BUDGET", np.int64(1 << 10))  # NumPy integers: fine
     monkeypatch.setattr(config, "CHECKPOINT_SECONDS", 0)  # 0 s: after every kernel call
     monkeypatch.setattr(config, "GPU_MAX_REGISTERS", 0)  # 0: no cap
     assert nq.count_solutions(13, method="halving", progress=False) == 73712
+
+
+def test_every_tunable_is_checked_when_set():
+    """A tunable added without a check would take any value: each but the tables of counts
+    is in one of the checked lists, and its present value passes its check."""
+    from nqueens_numba import config
+
+    tunables = {name for name in vars(config)
+                if name.isupper() and not name.startswith("_")} - {"A000170", "A002562"}
+    checked = set(config._INTEGERS) | set(config._NUMBERS) | {"ESTIMATE_TAIL_ROWS",
+                                                                 "VARIANT_COST"}
+    assert tunables == checked
+    for name in tunables:
+        config._check(name, getattr(config, name))
 
 
 def test_is_solution_rejects_wrong_shape():
