@@ -100,6 +100,8 @@ class Board:
     def require_solutions(self, n):
         """Raise ``ValueError`` when the board of order ``n`` has no solution
         (:meth:`has_no_solutions`), saying why."""
+        if self.has_no_solutions(n):
+            raise ValueError(f"n={n}{self.keywords} has no solution")
 
     def known_total(self, n):
         """The total count when tabulated (:attr:`totals`): OEIS A000170 for plain
@@ -219,6 +221,14 @@ class Board:
 class _PlainBoard(Board):
     """The plain queens' board: everything combines with it."""
 
+    def has_no_solutions(self, n):
+        """Queens have no solution for n = 2 and 3 (OEIS A000170)."""
+        return n in (2, 3)
+
+    def require_solutions(self, n):
+        if self.has_no_solutions(n):
+            raise ValueError(f"the {n}-queens problem has no solution (n = 2 and 3 have none)")
+
     def untabulated_subproblems(self):
         """As many as allowed (``config.MAX_SUBPROBLEMS``): plain queens past n = 27."""
         return config.MAX_SUBPROBLEMS
@@ -275,6 +285,11 @@ class _Superqueen(Board):
     def has_no_solutions(self, n):
         """Superqueens have no solution for ``2 <= n <= 9`` (OEIS A051223)."""
         return 2 <= n <= 9
+
+    def require_solutions(self, n):
+        if self.has_no_solutions(n):
+            raise ValueError(f"the {n}-superqueens problem has no solution (superqueens have "
+                             f"none for n = 2 .. 9, OEIS A051223)")
 
     def near(self, one, two):
         return (one << 2) | (one >> 2) | (two << 1) | (two >> 1)

@@ -261,11 +261,13 @@ _INTEGERS = {
         "WINDOW_PER_THREAD", "SOLVE_WINDOW_PER_THREAD", "QUEUED_BLOCKS",
         "ESTIMATE_PROBES_PER_STRATUM", "ESTIMATE_CHUNK", "PROFILE_BATCH_SOLUTIONS",
         "PROFILE_STEPS", "GPU_SPLIT_THREADS", "GPU_BLOCK", "GPU_BLOCKS_PER_SM"), (1, None)),
-    **dict.fromkeys((  # (thresholds: 0 takes none, or all; board orders; rows; a seed)
+    **dict.fromkeys((  # (thresholds, where 0 takes none or all; rows; a seed)
         "DIRECT_SOLUTIONS", "COLD_DIRECT_SOLUTIONS", "COLD_SYMMETRIC_SOLUTIONS",
-        "LARGE_RESULT_BYTES", "BREADTH_MAX_N", "SMALL_OVER_BREADTH_MIN_N",
-        "BREADTH_ORBITS_MAX_N", "SYMMETRIC_MIN_N", "GPU_MIN_N", "ESTIMATE_RANDOM_ROWS",
-        "ESTIMATE_MAX_DEPTH", "SHUFFLE_SEED"), (0, None)),
+        "LARGE_RESULT_BYTES", "ESTIMATE_RANDOM_ROWS", "ESTIMATE_MAX_DEPTH", "SHUFFLE_SEED"),
+        (0, None)),
+    **dict.fromkeys((  # (board orders from or up to which: -1 takes no board, 64 all)
+        "BREADTH_MAX_N", "SMALL_OVER_BREADTH_MIN_N", "BREADTH_ORBITS_MAX_N",
+        "SYMMETRIC_MIN_N", "GPU_MIN_N"), (None, None)),
     "GPU_MAX_REGISTERS": (0, 255),  # (0: no cap; 255: ptxas's most registers a thread)
     "MAX_N": (MAX_N, MAX_N),  # (a fact of the kernels, not a tunable)
 }
@@ -290,10 +292,10 @@ def _check(name, value):
     if name in _INTEGERS:
         _integer(name, value)
         low, high = _INTEGERS[name]
-        if low == high and value != low:
+        if low is not None and low == high and value != low:  # (MAX_N)
             raise ValueError(f"config.{name} is {low}, the most columns an int64 mask holds, "
                              f"and cannot be changed; got {value}")
-        if not low <= value <= (value if high is None else high):
+        if not (value if low is None else low) <= value <= (value if high is None else high):
             raise ValueError(f"config.{name} must be {low} or more"
                              + ("" if high is None else f", at most {high}")
                              + f", got {value}")

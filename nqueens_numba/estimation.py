@@ -256,8 +256,7 @@ def _stratified(plan, sums, squares):
     # The solutions of a board known to have none (n = 2 and 3, OEIS; the torus of
     # gcd(n, 6) > 1; superqueens of n = 2 .. 9, OEIS A051223) are known to be 0.
     known_zero = np.zeros(value.shape, dtype=bool)
-    known_zero[-1] = value[-1] == 0 and (plan.board.has_no_solutions(plan.n)
-                                         or plan.board.totals.get(plan.n) == 0)
+    known_zero[-1] = value[-1] == 0 and plan.board.has_no_solutions(plan.n)
     if probes.min() < 2:  # a stratum of one probe: no spread to measure
         stderr = np.full_like(value, np.nan)
     else:

@@ -14,7 +14,7 @@ from . import _kernels, _validate, config
 from ._blocks import Cursor
 from ._kernels import _loading
 from ._progress import interruption_says
-from .board import board_of
+from .board import QUEEN, board_of
 from .constraints import check_constraints, check_no_attacks, preplaced_array
 
 __all__ = ["construct", "find_solution", "NoCompletionError"]
@@ -55,8 +55,7 @@ _BLOCK = 1 << 20
 
 def _check_huge_n(n):
     n = _validate.in_range(n, "n", 0, MAX_HUGE_N)
-    if n in (2, 3):
-        raise ValueError(f"the {n}-queens problem has no solution (n = 2 and 3 have none)")
+    QUEEN.require_solutions(n)
     return n
 
 
