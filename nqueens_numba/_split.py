@@ -511,9 +511,12 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     checkpoint : str, optional
         A count to resume: its split's depth is the file's.
     shortcuts : bool
-        Whether the count may be answered without a split (no progress bar), or its split
-        run by a kernel that compiles fastest (:func:`_cold`); only with the automatic
-        method, no checkpoint and no prefix depth, on the CPU.
+        Whether the count runs in this process without a progress bar. Then it may be
+        answered without a split, or its split run by a kernel that compiles fastest
+        (:func:`_cold`), with the automatic method, no checkpoint and no prefix depth, on
+        the CPU; and a small split (``direct``) runs in one kernel call in the calling
+        thread, without a checkpoint, on the CPU. (A Dask count takes none: its work runs
+        on the cluster.)
     device : {"cpu", "cuda", "auto"}
         Validated; resolved here (:func:`nqueens_numba._device.decide`). On ``"cuda"`` a
         split is sized for ``config.GPU_SPLIT_THREADS`` threads, never run in the calling
@@ -532,6 +535,7 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     """
     fundamental = result in ("fundamental", "orbits")
     auto = method is None
+    in_caller = shortcuts and checkpoint is None  # (a small split may run in this thread)
     if method is not None:
         method = check_method(method)
     if board.restricted:
@@ -553,7 +557,8 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
         if _shortcut(n, board) == "breadth":
             return CountPlan(engine="breadth", **plan)
         split = count_split(n, "halving", n_threads, halving=board.plain, board=board)
-        return CountPlan(engine="split", split=split, **plan)
+        return CountPlan(engine="split", split=replace(split, direct=split.direct and in_caller),
+                         **plan)
     shortcut = _shortcut(n, board) if shortcuts else None
     constrained = constraints is not None
     cold = partial(_cold, n, board, method, constraints)  # (a first count's kernels)
@@ -586,8 +591,7 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     if prefix_depth is None and checkpoint is not None:
         prefix_depth = resumed_depth(checkpoint, n, method, board)
     split = count_split(n, method, n_threads, prefix_depth, constraints, board=board)
-    if device == "cuda":
-        split = replace(split, direct=False)
-    elif shortcuts and cold(config.COLD_SYMMETRIC_SOLUTIONS):
+    split = replace(split, direct=split.direct and in_caller and device == "cpu")
+    if shortcuts and cold(config.COLD_SYMMETRIC_SOLUTIONS):
         split = replace(split, job=split.job.first_use())
     return CountPlan(engine="split", split=split, **plan)

@@ -48,6 +48,20 @@ def test_totals_equal_local(client):
     assert dist.count_solutions(client, 12, method="halving") == A000170[12]
 
 
+def test_small_counts_run_on_the_cluster(client, monkeypatch):
+    """A count small enough to run in the calling thread locally (n <= 14) still runs on
+    the workers: it was counted on the client, without a word, which a test of a cluster
+    took for the cluster's answer."""
+    submitted = []
+    original_submit = client.submit
+    monkeypatch.setattr(client, "submit", lambda *args, **kwargs: (
+        submitted.append(1) or original_submit(*args, **kwargs)))
+    for n, method in [(10, None), (13, None), (12, "halving")]:
+        submitted.clear()
+        assert dist.count_solutions(client, n, method=method) == A000170[n]
+        assert submitted, (n, method)
+
+
 def test_variant_totals_equal_local(client, tmp_path):
     for n, total in [(0, 1), (7, 28), (11, 88), (13, 4524), (24, 0), (63, 0)]:
         assert dist.count_solutions(client, n, torus=True) == total
