@@ -250,6 +250,8 @@ GPU_LAUNCH_SECONDS = 1.0
 
 # --------------------------------------------------------------------------- checked changes
 
+_INT64_MAX = 2**63 - 1  # (the kernels take their budgets and sizes as int64)
+
 #: The tunables checked when they are changed, which are all but the tables of counts: a 0, a
 #: negative value or another type made calls fail deep inside (``ZeroDivisionError``,
 #: ``TypeError``), or never end. Integers with their least value (and most) ...
@@ -260,11 +262,12 @@ _INTEGERS = {
         "FIRST_CHUNK_ROWS", "COUNT_BUDGET", "STEP_BUDGET", "LOCAL_SEARCH_BUDGET",
         "WINDOW_PER_THREAD", "SOLVE_WINDOW_PER_THREAD", "QUEUED_BLOCKS",
         "ESTIMATE_PROBES_PER_STRATUM", "ESTIMATE_CHUNK", "PROFILE_BATCH_SOLUTIONS",
-        "PROFILE_STEPS", "GPU_SPLIT_THREADS", "GPU_BLOCK", "GPU_BLOCKS_PER_SM"), (1, None)),
+        "PROFILE_STEPS", "GPU_SPLIT_THREADS", "GPU_BLOCK", "GPU_BLOCKS_PER_SM"),
+        (1, _INT64_MAX)),
     **dict.fromkeys((  # (thresholds, where 0 takes none or all; rows; a seed)
         "DIRECT_SOLUTIONS", "COLD_DIRECT_SOLUTIONS", "COLD_SYMMETRIC_SOLUTIONS",
         "LARGE_RESULT_BYTES", "ESTIMATE_RANDOM_ROWS", "ESTIMATE_MAX_DEPTH", "SHUFFLE_SEED"),
-        (0, None)),
+        (0, _INT64_MAX)),
     **dict.fromkeys((  # (board orders from or up to which: -1 takes no board, 64 all)
         "BREADTH_MAX_N", "SMALL_OVER_BREADTH_MIN_N", "BREADTH_ORBITS_MAX_N",
         "SYMMETRIC_MIN_N", "GPU_MIN_N"), (None, None)),
@@ -295,9 +298,11 @@ def _check(name, value):
         if low is not None and low == high and value != low:  # (MAX_N)
             raise ValueError(f"config.{name} is {low}, the most columns an int64 mask holds, "
                              f"and cannot be changed; got {value}")
+        if high == _INT64_MAX and value > high:
+            raise ValueError(f"config.{name} must be at most 2**63 - 1 (an int64), got {value}")
         if not (value if low is None else low) <= value <= (value if high is None else high):
             raise ValueError(f"config.{name} must be {low} or more"
-                             + ("" if high is None else f", at most {high}")
+                             + ("" if high in (None, _INT64_MAX) else f", at most {high}")
                              + f", got {value}")
     elif name in _NUMBERS:
         if isinstance(value, bool) or not isinstance(value, numbers.Real):

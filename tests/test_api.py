@@ -294,7 +294,9 @@ def test_tunables_that_would_break_calls_are_refused_when_set(monkeypatch):
             ("VARIANT_COST", {"torus": (23, 665.0, 5.4)}, TypeError, "dict of"),
             ("VARIANT_COST", {"torus": (23, 0, 5.4), "superqueen": (17, 0.72, 6.5)},
              ValueError, r"VARIANT_COST\['torus'\] must be \(n, seconds, growth\)"),
-            ("STEP_BUGDET", 10, AttributeError, "has no tunable 'STEP_BUGDET'")]:
+            ("STEP_BUGDET", 10, AttributeError, "has no tunable 'STEP_BUGDET'"),
+            ("COUNT_BUDGET", 2**63, ValueError,  # (an OverflowError in the kernel's call)
+             r"at most 2\*\*63 - 1 \(an int64\), got 9223372036854775808")]:
         before = getattr(config, name, None)
         with pytest.raises(error, match=match):
             setattr(config, name, value)
