@@ -10,14 +10,19 @@ __all__ = ["most_solutions", "exact_total", "is_endless", "how_to_solve", "solve
            "enumeration_split", "whole_search", "stream_split", "profile_split", "keywords"]
 
 
-def keywords(board, cons):
+def keywords(board, cons, most=6):
     """The keywords of a board and its constraints for a message, as a caller writes them:
-    ``", torus=True"``, ``", preplaced=..., blocked=..."``."""
+    ``", torus=True"``, ``", preplaced={0: 5, 3: 7}, blocked=<2 squares>"`` (the first
+    ``most`` queens)."""
     given = []
     if cons is not None and (cons.queens >= 0).any():
-        given.append(", preplaced=...")
+        queens = [(row, column) for row, column in enumerate(cons.queens.tolist())
+                  if column >= 0]
+        shown = ", ".join(f"{row}: {column}" for row, column in queens[:most])
+        given.append(f", preplaced={{{shown}{', ...' * (len(queens) > most)}}}")
     if cons is not None and cons.blocked.any():
-        given.append(", blocked=...")
+        squares = int(cons.blocked.sum())
+        given.append(f", blocked=<{squares} square{'s' * (squares != 1)}>")
     return board.keywords + "".join(given)
 
 

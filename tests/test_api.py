@@ -205,7 +205,7 @@ def test_boards_bound_their_strings_before_the_search(monkeypatch):
                                               r"more than max_bytes=100,000"):
             nq.boards(n, max_bytes=10**5, **kwargs)
     monkeypatch.undo()
-    with pytest.raises(MemoryError, match=r"as strings.*iter_solutions\(12, preplaced=\.\.\.\)"):
+    with pytest.raises(MemoryError, match=r"as strings.*iter_solutions\(12, preplaced=\{0: 1\}\)"):
         nq.boards(12, preplaced={0: 1}, max_bytes=10**5)  # (constrained: counted first)
     assert len(nq.boards(12, preplaced={0: 1}, limit=3, max_bytes=10**5)) == 3
     with pytest.raises(MemoryError, match=r"iter_solutions\(13, torus=True\)"):

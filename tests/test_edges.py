@@ -132,11 +132,11 @@ def test_memory_guard_bounds_constrained_results_by_their_rows():
 
 
 @pytest.mark.parametrize("n, kwargs, hint", [
-    (14, dict(preplaced={0: 0}), "iter_solutions(14, preplaced=...)"),
-    (10, dict(preplaced={0: 0}), "count_solutions(10, preplaced=...)"),
-    (14, dict(blocked=np.eye(14, dtype=bool)), "save_solutions(path, 14, blocked=...)"),
+    (14, dict(preplaced={0: 0}), "iter_solutions(14, preplaced={0: 0})"),
+    (10, dict(preplaced={0: 0}), "count_solutions(10, preplaced={0: 0})"),
+    (14, dict(blocked=np.eye(14, dtype=bool)), "save_solutions(path, 14, blocked=<14 squares>)"),
     (13, dict(preplaced={0: 1}, blocked=np.eye(13, dtype=bool), limit=10**6),
-     "iter_solutions(13, preplaced=..., blocked=...)"),
+     "iter_solutions(13, preplaced={0: 1}, blocked=<13 squares>)"),
     (7, dict(torus=True), "iter_solutions(7, torus=True)"),
 ])
 def test_the_memory_guard_hint_keeps_the_constraints(n, kwargs, hint):

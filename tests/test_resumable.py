@@ -294,7 +294,7 @@ def test_a_count_run_to_size_a_result_is_interrupted_in_its_callers_words(monkey
             call()
     assert target.read_bytes() == b"kept"
     _interrupt_after(monkeypatch, "_count_allowed_batch", 1)
-    with pytest.raises(KeyboardInterrupt, match=r"^solve\(14, preplaced=...\) interrupted: "
+    with pytest.raises(KeyboardInterrupt, match=r"^solve\(14, preplaced=\{0: 0\}\) interrupted: "
                                                 r"nothing is returned \(iter_solutions"):
         nq.solve(14, preplaced={0: 0})
 
@@ -373,8 +373,8 @@ def test_an_interrupted_solve_with_a_limit_points_to_find_solution(monkeypatch):
     with pytest.raises(KeyboardInterrupt, match=r"^solve\(40, limit=1\) interrupted: nothing "
                                                 r"is returned \(find_solution\(40\) finds"):
         nq.solve(40, limit=1)
-    with pytest.raises(KeyboardInterrupt, match=r"^solve\(40, preplaced=\.\.\., limit=2\) "
-                                                r".*\(find_solution\(40, preplaced=\.\.\.\)"):
+    with pytest.raises(KeyboardInterrupt, match=r"^solve\(40, preplaced=\{0: 3\}, limit=2\) "
+                                                r".*\(find_solution\(40, preplaced=\{0: 3\}\)"):
         nq.solve(40, limit=2, preplaced={0: 3})
     with pytest.raises(KeyboardInterrupt, match=r"^solve\(41, torus=True, limit=1\) "
                                                 r"interrupted: nothing is returned "
@@ -398,7 +398,7 @@ def test_a_count_interrupted_while_its_kernels_load_says_so(monkeypatch):
     with pytest.raises(KeyboardInterrupt, match=r"^count of n=15, torus=True interrupted: "
                                                 r"nothing is returned$"):
         nq.count_solutions(15, torus=True)
-    with pytest.raises(KeyboardInterrupt, match=r"^count of n=15, preplaced=\.\.\. "
+    with pytest.raises(KeyboardInterrupt, match=r"^count of n=15, preplaced=\{3: 4\} "
                                                 r"interrupted: nothing is returned$"):
         nq.count_solutions(15, preplaced={3: 4})
 
@@ -440,7 +440,7 @@ def test_an_interruption_once_every_subproblem_is_counted_says_so():
     constrained = _split.count_split(11, "halving", 1,
                                      constraints=check_constraints(11, {0: 2}, blocked))
     assert str(_runner.Tracker(constrained).interrupted()).startswith(
-        "count of n=11, preplaced=..., blocked=... interrupted after 0 of ")  # (n=11)
+        "count of n=11, preplaced={0: 2}, blocked=<1 square> interrupted after 0 of ")
     many = _runner.Tracker(_split.count_split(17, "symmetric", 16, prefix_depth=4))
     assert re.search(r"after 0 of \d{1,3},\d{3} subproblems", str(many.interrupted()))
 
@@ -717,7 +717,7 @@ def test_a_count_of_more_than_a_day_says_so(monkeypatch):
         warnings.simplefilter("error")
         warn_if_long(_split.plan_count(19, n_threads=2), 2, False)  # about a minute
     cons = check_constraints(40, {0: 3}, None)  # (grown from n = 27)
-    with pytest.warns(nq.LongCountWarning, match=r"n=40, preplaced=\.\.\.: roughly "
+    with pytest.warns(nq.LongCountWarning, match=r"n=40, preplaced=\{0: 3\}: roughly "
                       r"[0-9.]+e\+[0-9]+ CPU-hours"):  # (powers of ten past 10^15)
         warn_if_long(_split.plan_count(40, constraints=cons, prefix_depth=2, n_threads=2), 2,
                      True)
@@ -741,7 +741,7 @@ def test_a_constrained_count_of_more_than_a_day_says_so(monkeypatch):
     one = check_constraints(24, {0: 1}, None)  # no mirror: twice the halving search, in part
     share = one.search_share()
     assert 0.02 < share < 0.06  # one first-row queen of 24, near the edge
-    with pytest.warns(nq.LongCountWarning, match=r"n=24, preplaced=\.\.\.: roughly "
+    with pytest.warns(nq.LongCountWarning, match=r"n=24, preplaced=\{0: 1\}: roughly "
                       r"([\d,]+) CPU-hours") as record:
         warn_if_long(_split.plan_count(24, constraints=one, n_threads=2), 2, False)
     hours = int(re.search(r"roughly ([\d,]+)", str(record[0].message))[1].replace(",", ""))
