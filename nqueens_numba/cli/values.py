@@ -90,8 +90,14 @@ def load_blocked(path, n):
             blocked = _read_npy(file, n)
     except (OSError, ValueError, EOFError) as exc:  # (EOFError: a truncated .npy)
         raise ValueError(f"cannot read --blocked {path!r}: {exc}") from None
-    if blocked.dtype.kind in "iu" and np.isin(blocked, (0, 1)).all():
-        return blocked.astype(bool)  # (0 and 1, as numpy.save writes an integer mask)
+    if blocked.dtype.kind in "iu":  # (0 and 1, as numpy.save writes an integer mask)
+        other = np.argwhere(~np.isin(blocked, (0, 1)))
+        if len(other):
+            row, column = other[0].tolist()
+            raise ValueError(f"--blocked {path!r} holds {blocked[row, column]} at row {row}, "
+                             f"column {column}: expected 0 and 1 only (or booleans), 1 where "
+                             f"a square is blocked")
+        return blocked.astype(bool)
     if blocked.dtype != bool:
         raise ValueError(f"--blocked {path!r} holds {blocked.dtype} values: expected "
                          f"booleans (or integers 0 and 1), True where a square is blocked")
