@@ -281,23 +281,30 @@ def lock_beside(path):
     lock_path = os.path.join(os.path.dirname(target), _temporary_prefix(target) + "lock")
     while True:
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
+        try:  # (the descriptor is closed, so the lock released, whatever stops this)
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             # The holder before may have removed the file (:func:`unlock`) after this one
             # opened it: a lock on a removed file excludes nobody, so take the new file's.
             held = os.fstat(fd)
-            try:
-                now = os.stat(lock_path)
-            except FileNotFoundError:
-                now = None
+            now = _stat_or_none(lock_path)
+            if now is not None and (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
+                if held.st_size or not stat.S_ISREG(held.st_mode):  # (a lock is empty)
+                    raise FileExistsError(errno.EEXIST, f"{lock_path!r} is not a lock file "
+                                          f"but has the lock's name: rename it")
+                _pending.add(lock_path)
+                return fd, lock_path
         except BaseException:
             os.close(fd)
             raise
-        if now is not None and (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
-            break
         os.close(fd)
-    _pending.add(lock_path)
-    return fd, lock_path
+
+
+def _stat_or_none(path):
+    """``os.stat(path)``, or ``None`` for a path that does not exist."""
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
 
 
 def unlock(lock):

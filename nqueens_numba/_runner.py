@@ -109,10 +109,10 @@ class Tracker:
         self.pending = order[~self.done[order] & (self.live[order] == 0)]
         self.bar = None
         self._shown = self.position() if progress or checkpoint is not None else 0
+        self._last_save = self._last_draw = time.monotonic()
         if progress and n_states:  # (no subproblems, as for n = 2 and 3: nothing to show)
             self.bar = progress_bar(n_states, self._shown, f"count n={self.n}{where}",
                                     bar_format=COUNT_BAR_FORMAT)
-        self._last_save = self._last_draw = time.monotonic()
 
     def _resume(self, checkpoint):
         job = self.job
@@ -396,7 +396,13 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
                 f"compiles every kernel once)"
             ) from None
         raise
-    tracker = Tracker(split, opened, progress, save_every, executor.where, resumable, verify)
+    try:
+        tracker = Tracker(split, opened, progress, save_every, executor.where, resumable,
+                          verify)
+    except BaseException:  # (a Ctrl-C too: the checkpoint is released)
+        if opened is not None:
+            opened.close()
+        raise
     finished = False
     try:
         executor.run(split, tracker)

@@ -215,17 +215,17 @@ class Checkpoint:
         except OSError as exc:
             raise CheckpointError(f"checkpoint {self.path!r}: cannot write in directory "
                                   f"{directory!r} ({exc.strerror})") from None
-        try:
-            self._lock = lock_beside(target)
-        except BlockingIOError:
-            raise CheckpointError(f"checkpoint {self.path!r} is in use by another count "
-                                  f"running now (one run per file at a time)") from None
-        except OSError as exc:
-            raise CheckpointError(f"checkpoint {self.path!r}: cannot lock it "
-                                  f"({exc.strerror})") from None
         self._original = None  # the file's bytes when opened (see restore)
         self._final = False
-        try:
+        try:  # (whatever stops the opening once the lock is taken releases it: a Ctrl-C too)
+            try:
+                self._lock = lock_beside(target)
+            except BlockingIOError:
+                raise CheckpointError(f"checkpoint {self.path!r} is in use by another count "
+                                      f"running now (one run per file at a time)") from None
+            except OSError as exc:
+                raise CheckpointError(f"checkpoint {self.path!r}: cannot lock it "
+                                      f"({exc.strerror or exc})") from None
             if os.path.exists(target):
                 if not os.path.isfile(target):  # a pipe or a device: reading it could block
                     raise CheckpointError(f"checkpoint {self.path!r} is not a regular file")

@@ -924,6 +924,36 @@ def test_one_run_per_checkpoint_file(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["run.json"]  # no lock file left
 
 
+def test_a_ctrl_c_while_a_count_starts_releases_its_checkpoint(tmp_path, monkeypatch):
+    """A Ctrl-C once the checkpoint is opened, before the count runs (here while its bar
+    starts), released nothing: every later count of the file in the process was refused as
+    "in use by another count", with none running."""
+    path = tmp_path / "run.json"
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(_runner, "progress_bar", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            nq.count_solutions(13, checkpoint=path, progress=True)
+    assert nq.count_solutions(13, checkpoint=path) == 73712
+    assert sorted(os.listdir(tmp_path)) == ["run.json"]
+
+
+def test_a_file_with_the_lock_files_name_is_kept(tmp_path, monkeypatch):
+    """The lock file of ``x`` is ``.x.lock``: a file of that name that is not a lock (another
+    count's checkpoint) was taken for one, and removed when the count ended."""
+    monkeypatch.chdir(tmp_path)
+    assert nq.count_solutions(12, checkpoint=".x.lock") == 14200
+    before = (tmp_path / ".x.lock").read_bytes()
+    with pytest.raises(CheckpointError, match=r"cannot lock it \('.*\.x\.lock' is not a lock "
+                                              r"file but has the lock's name: rename it\)"):
+        nq.count_solutions(12, checkpoint="x")
+    assert (tmp_path / ".x.lock").read_bytes() == before
+    assert sorted(os.listdir(tmp_path)) == [".x.lock"]
+
+
 def _resume_edited(tmp_path, monkeypatch, edit):
     path, data = _stopped_checkpoint(tmp_path, monkeypatch)
     edit(data)
