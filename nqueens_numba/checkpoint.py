@@ -290,7 +290,8 @@ class Checkpoint:
     def _load(self, target):
         def check_split(split):
             if _identity(split) != _identity(self.split):
-                theirs, ours = _describe(split), _describe(self.split)
+                boards = isinstance(split, dict) and "board" in {*split, *self.split}
+                theirs, ours = _describe(split, boards), _describe(self.split, boards)
                 if theirs == ours and isinstance(split, dict):
                     if split.get("constraints_sha256") != self.split.get("constraints_sha256"):
                         theirs += " (other ones)"
@@ -493,11 +494,15 @@ def _identity(split):
     return {key: value for key, value in split.items() if key != "constraints"}
 
 
-def _describe(split):
+def _describe(split, board=False):
+    """The count a split record is of, in words; ``board``: naming the plain queens' board
+    too (which records none)."""
     if not isinstance(split, dict):
         return repr(split)
     parts = [f"{key}={value!r}" for key, value in split.items()
              if key in ("n", "method", "prefix_depth", "board")]
+    if board and "board" not in split:
+        parts.append("board='queen'")
     if "constraints_sha256" in split:
         parts.append(describe_constraints(_constraints_record(split)))
     return ", ".join(parts) or repr(split)[:200]
