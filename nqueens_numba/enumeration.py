@@ -279,7 +279,7 @@ def _solved(name, n, limit, n_threads, max_bytes, preplaced, blocked, progress, 
     call = f"{n}{keywords}"
     known = board.totals.get(n) if cons is None else None
     most = known if known is not None else _enumerating.most_solutions(n, cons)
-    if text and (limit is not None or known is not None):  # (77 times the array at n = 14)
+    if text and (limit is not None or known is not None):  # (78 times the array at n = 14)
         check_text_memory(most if limit is None else min(limit, most), n, max_bytes, call)
     text_bytes, max_bytes = max_bytes, _validate.max_bytes(None) if text else max_bytes
     if limit is not None:  # (the strings bound the boards: their array, memory alone)
@@ -334,7 +334,7 @@ def boards(n, *, limit=None, n_threads=None, max_bytes=None, preplaced=None, blo
     ----------
     n, limit, n_threads, max_bytes, preplaced, blocked, piece, torus
         As in :func:`solve`; ``max_bytes`` bounds the boards' strings too (about
-        ``n * (3 * n + 64)`` bytes a board: 1 KB at n = 14, 77 times its row of
+        ``n**2 + 58 * n + 80`` bytes a board: 1,088 at n = 14, 78 times its row of
         :func:`solve`).
 
     Returns
