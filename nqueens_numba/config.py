@@ -129,6 +129,10 @@ JOIN_SECONDS = 10.0
 #: 2 ms of scheduling per task make this negligible.
 DASK_TASK_SECONDS = 5.0
 
+#: Seconds a Dask count waits with no worker in its cluster before it says so (once, a
+#: ``RuntimeWarning``): its tasks wait for a worker to join, which Dask does not say.
+DASK_NO_WORKER_SECONDS = 10.0
+
 #: Squares a subproblem's enumeration tries between checks for cancellation (about 0.1 s).
 STEP_BUDGET = 1 << 24
 
@@ -277,7 +281,7 @@ _INTEGERS = {
 #: ... and numbers, with their least value and whether it is allowed (and most).
 _NUMBERS = {
     **dict.fromkeys(("CHECKPOINT_SECONDS", "JOIN_SECONDS", "DASK_TASK_SECONDS",
-                     "LONG_COUNT_SECONDS"), (0, True, None)),
+                     "DASK_NO_WORKER_SECONDS", "LONG_COUNT_SECONDS"), (0, True, None)),
     **dict.fromkeys(("TASK_SECONDS", "GPU_LAUNCH_SECONDS", "COST_GROWTH_PER_N",
                      "TOTAL_GROWTH_PAST_TABLE"), (0, False, None)),
     "MEMORY_FRACTION": (0, False, 1),

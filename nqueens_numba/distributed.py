@@ -18,7 +18,10 @@ Dask is imported only when these functions run: install the ``dask`` extra
 (``pip install "nqueens_numba[dask]"``).
 """
 import secrets
+import threading
 import time
+import warnings
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -239,12 +242,48 @@ class DaskBatches:
             _runner.load_kernel(split, progress)
 
     def run(self, split, tracker):
-        if self.gpus:
-            _run_gpu_batches(self.client, split, tracker,
-                             len(self.gpus) * self.tasks_per_worker, self.gpus)
-        else:
-            _run_batches(self.client, split, tracker, self.threads * self.tasks_per_worker,
-                         self.threads)
+        with _said_when_no_worker(self.client):
+            if self.gpus:
+                _run_gpu_batches(self.client, split, tracker,
+                                 len(self.gpus) * self.tasks_per_worker, self.gpus)
+            else:
+                _run_batches(self.client, split, tracker,
+                             self.threads * self.tasks_per_worker, self.threads)
+
+
+@contextmanager
+def _said_when_no_worker(client):
+    """Warn (``RuntimeWarning``, once) when the cluster has had no worker for
+    ``config.DASK_NO_WORKER_SECONDS`` while the count runs: its tasks wait for one to join,
+    silently (the only worker of a cluster lost, a cluster scaled to none). A thread of this
+    call looks twice a second, and ends with it."""
+    stop = threading.Event()
+    seconds = config.DASK_NO_WORKER_SECONDS
+
+    def watch():
+        since = None
+        while not stop.wait(0.5):
+            try:
+                workers = client.scheduler_info().get("workers")
+            except Exception:  # (a closed client: the count says so itself)
+                return
+            if workers:
+                since = None
+                continue
+            since = time.monotonic() if since is None else since
+            if time.monotonic() - since >= seconds:
+                warnings.warn(f"the Dask cluster has had no worker for {seconds:g} s: the "
+                              f"count waits for one to join (Ctrl-C stops it; a checkpoint "
+                              f"keeps what is done)", RuntimeWarning, stacklevel=1)
+                return
+
+    watcher = threading.Thread(target=watch, name="nqueens_numba-dask-workers", daemon=True)
+    watcher.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        watcher.join()
 
 
 def _run_gpu_batches(client, split, tracker, n_batches, workers):
@@ -293,6 +332,9 @@ def _advance(job, states, piece, seconds, budget=None, token=None):
     started there) when ``n_done < len(states)``.
     """
     budget = config.COUNT_BUDGET if budget is None else budget
+    # A copy to advance: a worker in the client's process gets the client's own object, which
+    # a task run again elsewhere (its worker lost while the task ran on) would advance too.
+    piece = piece.copy()
     start = time.perf_counter()
     parts = []
     done = 0

@@ -287,6 +287,40 @@ def test_dask_tasks_return_their_search_in_progress(client, tmp_path, monkeypatc
     assert max(saved) >= 1 and saved[-1] == 0
 
 
+@pytest.mark.slow
+def test_a_count_left_without_workers_says_so_and_goes_on_when_one_joins(monkeypatch):
+    """The only worker lost: the count's tasks waited for another, without a word (Dask's
+    log said "Couldn't gather keys"), which looked like a hang."""
+    import warnings
+
+    monkeypatch.setattr(config, "DASK_NO_WORKER_SECONDS", 1.0)
+    monkeypatch.setattr(config, "DASK_TASK_SECONDS", 0.2)
+    result = {}
+    with make_cluster(n_workers=1, processes=False) as cluster, \
+            distributed.Client(cluster) as c, warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+
+        def count():
+            result["total"] = dist.count_solutions(c, 17)  # (seconds: it runs on)
+
+        counting = threading.Thread(target=count)
+        counting.start()
+        time.sleep(1)
+        cluster.scale(0)
+        deadline = time.monotonic() + 60
+        while not any("no worker" in str(w.message) for w in said):
+            assert time.monotonic() < deadline and counting.is_alive(), result
+            time.sleep(0.2)
+        cluster.scale(1)
+        counting.join(timeout=300)
+        assert not counting.is_alive()
+    assert result["total"] == 95815104
+    message = next(str(w.message) for w in said if "no worker" in str(w.message))
+    assert message == ("the Dask cluster has had no worker for 1 s: the count waits for one "
+                       "to join (Ctrl-C stops it; a checkpoint keeps what is done)")
+    assert not [t for t in threading.enumerate() if t.name == "nqueens_numba-dask-workers"]
+
+
 def test_malformed_scheduler_address_is_named():
     with pytest.raises(ValueError, match="'foo:bar' is not a scheduler address: give "
                                          "'tcp://HOST:PORT'"):
