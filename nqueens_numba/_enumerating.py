@@ -31,7 +31,7 @@ def most_solutions(n, constraints=None):
     :class:`~nqueens_numba.constraints.Constraints` or ``None``): the tabulated total (OEIS
     A000170) when known, and at most the product of each row's allowed squares (a Python
     int: 1 for a board whose rows are all pre-placed but one with a single square)."""
-    bound = _split.known_total(n)
+    bound = QUEEN.known_total(n)
     if constraints is not None:
         product = 1
         for allowed in constraints.allow[:n].tolist():
@@ -49,7 +49,7 @@ def exact_total(n, board=QUEEN, constraints=None):
 def is_endless(n, board=QUEEN, constraints=None):
     """Whether the solutions are too many to hold or count in practice: plain queens
     without constraints past the tabulated totals (more than A000170(27) > 2e17)."""
-    return board.plain and constraints is None and _split.known_total(n) is None
+    return board.plain and constraints is None and QUEEN.known_total(n) is None
 
 
 def how_to_solve(n, board, constraints, limit, progress):
@@ -82,7 +82,7 @@ def solve_split(n, n_threads, constraints=None, board=QUEEN):
 def enumeration_split(n, n_threads):
     """Subproblems of ``solve``: the mirror-halved split of an unconstrained count, sized
     for no more threads than its solutions make worth it (:func:`_most_subproblems`)."""
-    most = _most_subproblems(_split.known_total(n))
+    most = _most_subproblems(QUEEN.known_total(n))
     return _split.count_split(n, "halving", max(min(n_threads, most // config.TASKS_PER_THREAD),
                                                 1))
 
@@ -114,7 +114,7 @@ def stream_split(n, n_threads, chunk_size, allow, board=QUEEN):
     """
     if not board.plain:
         return whole_search(n, n_threads, board)
-    total = _split.known_total(n)
+    total = QUEEN.known_total(n)
     per = max(chunk_size // (config.WINDOW_PER_THREAD * n_threads), 1000)
     target = config.TASKS_PER_THREAD * n_threads
     if total is not None:  # past the table the set is endless in practice: stream it

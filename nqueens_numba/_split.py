@@ -23,7 +23,7 @@ from .board import QUEEN, Board
 from .constraints import Constraints
 
 __all__ = ["METHODS", "SYMMETRIC_RESULTS", "SYMMETRIC_KERNEL_MIN_N", "Split", "CountJob",
-           "CountPlan", "plan_count", "known_total", "no_constraints", "check_method",
+           "CountPlan", "plan_count", "no_constraints", "check_method",
            "choose_method", "is_breadth", "is_small", "has_subproblems", "check_prefix_depth",
            "resumed_depth", "count_split", "prefixes", "orbits_to_count",
            "ENGINES"]
@@ -34,11 +34,6 @@ METHODS = ("halving", "symmetric")
 #: Smallest board the symmetric kernel searches: two prefix rows above its unrolled tail.
 #: Smaller boards have no symmetric split; their orbits are found by enumeration.
 SYMMETRIC_KERNEL_MIN_N = _kernels.TAIL_ROWS + 3
-
-
-def known_total(n):
-    """The total count from OEIS A000170 when tabulated (``n <= 27``), else ``None``."""
-    return config.A000170[n] if n < len(config.A000170) else None
 
 
 def no_constraints(n):
@@ -102,7 +97,7 @@ def is_breadth(n):
 def is_small(n):
     """Whether a total count of ``n`` has at most ``config.DIRECT_SOLUTIONS`` solutions
     (OEIS A000170): milliseconds of search, where compile time dominates a first call."""
-    total = known_total(n)
+    total = QUEEN.known_total(n)
     return n >= 1 and total is not None and total <= config.DIRECT_SOLUTIONS
 
 
@@ -151,7 +146,7 @@ def split_target(n, n_threads, board=QUEEN):
     """Subproblems a count of ``n`` should have: enough per thread, small enough each (a
     variant's: as many per thread; they have far fewer solutions than the queens the sizes
     are measured on)."""
-    total = board.totals.get(n)
+    total = board.known_total(n)
     per = config.SOLUTIONS_PER_SUBPROBLEM
     by_size = board.untabulated_subproblems() if total is None else -(-total // per)
     return min(max(config.TASKS_PER_THREAD * n_threads, by_size), config.MAX_SUBPROBLEMS)
@@ -485,7 +480,7 @@ def _cold(n, board, method, constraints, most):
     ``config.COLD_DIRECT_SOLUTIONS`` (totals only), the plainest count (engine ``"small"``);
     with ``config.COLD_SYMMETRIC_SOLUTIONS``, the symmetric search (``CountJob.first``)."""
     return (board is QUEEN and method == "symmetric" and constraints is None
-            and (known_total(n) or 2**64) <= most and not _kernels.is_ready("symmetric"))
+            and (QUEEN.known_total(n) or 2**64) <= most and not _kernels.is_ready("symmetric"))
 
 
 def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
@@ -543,7 +538,7 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     method = choose_method(n, method, fundamental, constraints, board)
     device = _device.decide(device, n, board, method, constraints is not None, gpu_usable)
     plan = dict(n=n, board=board, result=result, method=method, constraints=constraints,
-                known=board.totals.get(n), device=device)
+                known=board.known_total(n), device=device)
     shortcuts = (shortcuts and auto and prefix_depth is None and checkpoint is None
                  and device == "cpu")
     if device == "cuda":

@@ -49,9 +49,6 @@ class Board:
         superqueens (``2 <= n <= 9``: their splits take microseconds).
     unsolvable : frozenset of int
         The orders ``0 <= n <= config.MAX_N`` answered so.
-    totals : dict of int to int
-        The tabulated totals by ``n`` (OEIS A000170 for plain queens; none for the
-        variants).
     restricted : bool
         Whether some arguments do not combine with it (:meth:`check_combination`).
     method_of : dict of str to str
@@ -78,7 +75,6 @@ class Board:
     plain: bool = False
     answers_unsolvable: bool = False
     unsolvable: frozenset = field(init=False)
-    totals: dict = field(default_factory=dict)
     restricted: bool = True
     method_of: dict = field(init=False)
 
@@ -104,9 +100,9 @@ class Board:
             raise ValueError(f"n={n}{self.keywords} has no solution")
 
     def known_total(self, n):
-        """The total count when tabulated (:attr:`totals`): OEIS A000170 for plain
-        queens, ``n <= 27``; else ``None``."""
-        return self.totals.get(n)
+        """The total count when tabulated: OEIS A000170 for plain queens, ``n <= 27``
+        (``config.A000170``, read at each call); else ``None``."""
+        return None
 
     def untabulated_subproblems(self):
         """Subproblems a count's split aims at when its total is not tabulated: none beyond
@@ -221,6 +217,9 @@ class Board:
 class _PlainBoard(Board):
     """The plain queens' board: everything combines with it."""
 
+    def known_total(self, n):
+        return config.A000170[n] if 0 <= n < len(config.A000170) else None
+
     def has_no_solutions(self, n):
         """Queens have no solution for n = 2 and 3 (OEIS A000170)."""
         return n in (2, 3)
@@ -313,7 +312,7 @@ def _int64(value):
 
 #: The boards, by ``(piece, torus)``.
 QUEEN = _PlainBoard("queen", False, 0, plain=True, one_solution="find_solution",
-                    totals=dict(enumerate(config.A000170)), restricted=False)
+                    restricted=False)
 TOROIDAL = _Torus("queen", True, _kernels.TORUS, "torus", ", torus=True", ("halving",),
                   classified_by_search=False, counted="by least steps",
                   one_solution="construct", answers_unsolvable=True)

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import (_breadth, _device, _docs, _enumerating, _kernels, _pool, _progress, _runner,
                _split, _threads, _validate, config, symmetry)
-from .board import board_of
+from .board import QUEEN, board_of
 from .checkpoint import Checkpoint, CheckpointError, split_record
 from .constraints import check_constraints
 from .enumeration import solve
@@ -367,7 +367,7 @@ def estimated_cpu_seconds(n, method, constrained=False):
     thread, measured once per process (best of two, a few hundredths of a second), grown by
     ``config.COST_GROWTH_PER_N`` per board order above 14.
     """
-    total = _split.known_total(n)
+    total = QUEEN.known_total(n)
     if total is None:
         return None
     if (method, constrained) not in _seconds_per_solution:
@@ -379,7 +379,7 @@ def estimated_cpu_seconds(n, method, constrained=False):
             start = time.perf_counter()
             job(split.states)
             times.append(time.perf_counter() - start)
-        _seconds_per_solution[method, constrained] = min(times) / _split.known_total(14)
+        _seconds_per_solution[method, constrained] = min(times) / QUEEN.known_total(14)
     per_solution = _seconds_per_solution[method, constrained]
     return total * per_solution * config.COST_GROWTH_PER_N ** (n - 14)
 

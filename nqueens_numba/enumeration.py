@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from . import (_blocks, _breadth, _docs, _enumerating, _kernels, _pool, _progress, _split,
+from . import (_blocks, _breadth, _docs, _enumerating, _kernels, _pool, _progress,
                _threads, _validate, config, symmetry)
 from .board import QUEEN, board_of
 from .constraints import check_constraints
@@ -22,7 +22,7 @@ __all__ = ["solve", "boards", "fundamental_solutions"]
 
 def _solve_all(n, n_threads, max_bytes, progress=False):
     """Every solution, in lexicographic order, by the mirror-halved parallel enumeration."""
-    total = _split.known_total(n)
+    total = QUEEN.known_total(n)
     if total is None:
         # Past the tabulated totals there are more than A000170(27) > 2e17 solutions.
         what = (f"more than {config.A000170[-1]:.3g} solutions "
@@ -158,7 +158,7 @@ def _solve_small(n, limit, cons, max_bytes):
     """The solutions of a small board (:func:`nqueens_numba._split.is_breadth`), or the
     first ``limit``, by the breadth-first search in NumPy."""
     allow = None if cons is None else cons.allow
-    total = _split.known_total(n) if allow is None else _breadth.count(n, allow)
+    total = QUEEN.known_total(n) if allow is None else _breadth.count(n, allow)
     if limit is None:  # (a limit was checked by the caller)
         _validate.result_size(n, total, max_bytes, _enumerating.keywords(QUEEN, cons))
     sols = _breadth.solutions(n, allow)
@@ -277,7 +277,7 @@ def _solved(name, n, limit, n_threads, max_bytes, preplaced, blocked, progress, 
     board.check_combination(cons)
     keywords = _enumerating.keywords(board, cons)
     call = f"{n}{keywords}"
-    known = board.totals.get(n) if cons is None else None
+    known = board.known_total(n) if cons is None else None
     most = known if known is not None else _enumerating.most_solutions(n, cons)
     if text and (limit is not None or known is not None):  # (78 times the array at n = 14)
         check_text_memory(most if limit is None else min(limit, most), n, max_bytes, call)

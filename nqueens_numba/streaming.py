@@ -110,7 +110,7 @@ def _checked(n, chunk_size, n_threads, preplaced, blocked, progress, piece, toru
     board.check_combination(cons)
     # The largest chunk: at most every solution (a variant's and constrained ones are
     # among the queens' solutions). The stream holds up to STREAM_CHUNKS_HELD such at once
-    total = _split.known_total(n)
+    total = QUEEN.known_total(n)
     rows = chunk_size if total is None else min(chunk_size, total)
     limit = _validate.max_bytes(None)
     if limit is not None and STREAM_CHUNKS_HELD * rows * n > limit:
@@ -162,7 +162,7 @@ def _chunks(n, chunk_size, n_threads, cons=None, progress=False, board=QUEEN):
     # Solutions still to come: exactly known without constraints (n <= 27), else unknown,
     # and the chunk then starts small and grows to ``chunk_size`` as solutions arrive.
     remaining = _enumerating.exact_total(n, board, cons)
-    bound = _split.known_total(n) or chunk_size  # constrained solutions are among all solutions
+    bound = QUEEN.known_total(n) or chunk_size  # constrained solutions are among all solutions
     target = chunk_size  # rows of the chunk being filled, once complete
 
     def new_chunk():
