@@ -19,7 +19,7 @@ import numpy as np
 from . import _breadth, _device, _kernels, _validate, checkpoint, config
 from ._kernels import _loading
 from ._job import SYMMETRIC_RESULTS, CountJob
-from .board import QUEEN, Board
+from .board import METHODS, QUEEN, Board
 from .constraints import Constraints
 
 __all__ = ["METHODS", "SYMMETRIC_RESULTS", "SYMMETRIC_KERNEL_MIN_N", "Split", "CountJob",
@@ -27,9 +27,6 @@ __all__ = ["METHODS", "SYMMETRIC_RESULTS", "SYMMETRIC_KERNEL_MIN_N", "Split", "C
            "choose_method", "is_breadth", "is_small", "has_subproblems", "check_prefix_depth",
            "resumed_depth", "count_split", "prefixes", "orbits_to_count",
            "ENGINES"]
-
-#: Counting methods: mirror halving, and the D4-symmetric search.
-METHODS = ("halving", "symmetric")
 
 #: Smallest board the symmetric kernel searches: two prefix rows above its unrolled tail.
 #: Smaller boards have no symmetric split; their orbits are found by enumeration.

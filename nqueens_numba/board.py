@@ -19,6 +19,10 @@ from . import _kernels, _validate, config
 __all__ = ["Board", "QUEEN", "TOROIDAL", "SUPERQUEEN", "board_of"]
 
 
+#: The counting methods of ``method=``: mirror halving, and the D4-symmetric search.
+METHODS = ("halving", "symmetric")
+
+
 @dataclass(frozen=True, eq=False)
 class Board:
     """A board of the N-Queens family.
@@ -68,7 +72,7 @@ class Board:
     flag: int
     name: str = None
     keywords: str = ""
-    methods: tuple = ("halving", "symmetric")
+    methods: tuple = METHODS
     classified_by_search: bool = True
     counted: str = None
     one_solution: str = None
@@ -83,7 +87,7 @@ class Board:
             n for n in range(config.MAX_N + 1)
             if self.answers_unsolvable and self.has_no_solutions(n)))
         object.__setattr__(self, "method_of", {
-            m: m if m in self.methods else self.methods[0] for m in ("halving", "symmetric")})
+            m: m if m in self.methods else self.methods[0] for m in METHODS})
 
     def __reduce__(self):  # one object per board, in every process
         return board_of, (self.piece, self.torus)
