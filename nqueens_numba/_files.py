@@ -1,4 +1,6 @@
-"""Atomic file replacement: write beside the target, then rename over it."""
+"""Files that survive a stop: atomic replacement (write beside the target, then rename over
+it), the lock beside a checkpoint (:func:`lock_beside`), and the flag that a signal sets to
+stop a write (:func:`stop_writing`)."""
 import errno
 import glob
 import hashlib

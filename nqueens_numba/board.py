@@ -5,9 +5,11 @@ A :class:`Board` is built once, from the validated ``piece=`` and ``torus=`` of 
 flag, the names used in messages, checkpoints and cost tables, which boards have no
 solution, what combines with what, and the attack rules in NumPy (:meth:`Board.attacked`,
 :meth:`Board.is_solution`) and in Python integers (:meth:`Board.down`,
-:meth:`Board.near`, for checking a saved search). Nothing else in the package asks which
-board it is: it asks the board. :class:`Board` holds the plain queen's rules; the
-toroidal board and the superqueens' override the rules that differ.
+:meth:`Board.near`, for checking a saved search). The rest of the package asks the board
+rather than which board it is, but for tables keyed by its name (the constructions of
+``construct``, ``config.VARIANT_COST``) and the plain board's shortcuts; the layer tests
+(``tests/test_layers.py``) bound the places that test it. :class:`Board` holds the plain
+queen's rules; the toroidal board and the superqueens' override the rules that differ.
 """
 import math
 from dataclasses import dataclass, field

@@ -204,9 +204,11 @@ MEMORY_FRACTION = 0.8
 #: would otherwise pass without a word while memory grows.
 LARGE_RESULT_BYTES = 1 << 30
 
-#: Total counts, OEIS A000170, n = 0 .. 27 (https://oeis.org/A000170). Used only to size the
-#: output of ``solve`` before the search (the search's own count is checked against it) and
-#: to size the split of a count (``SOLUTIONS_PER_SUBPROBLEM``).
+#: Total counts, OEIS A000170, n = 0 .. 27 (https://oeis.org/A000170), read through
+#: ``Board.known_total``: they size the output of ``solve`` before the search (the search's
+#: own count is checked against it) and the split of a count (``SOLUTIONS_PER_SUBPROBLEM``),
+#: choose how a small count runs (``DIRECT_SOLUTIONS`` and after), and scale the long-count
+#: warning.
 A000170 = (
     1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184, 14772512,
     95815104, 666090624, 4968057848, 39029188884, 314666222712, 2691008701644,

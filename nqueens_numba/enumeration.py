@@ -114,10 +114,10 @@ def _solve_counted(n, n_threads, cons, max_bytes, progress=False, board=QUEEN):
                                board=board) as bar:
         blocks = _blocks.ordered_blocks(n, states, depth, n_threads,
                                         config.SOLVE_WINDOW_PER_THREAD, allow=allow, board=board)
-        pos, _ = _write_blocks(out, blocks, bar, "the constrained enumeration")
+        what = f"the enumeration of n={n}{_enumerating.keywords(board, cons)}"
+        pos, _ = _write_blocks(out, blocks, bar, what)
     if pos != count:
-        raise RuntimeError(f"the constrained enumeration found {pos} solutions, counted "
-                           f"{count}")
+        raise RuntimeError(f"{what} found {pos} solutions, counted {count}")
     return out
 
 
