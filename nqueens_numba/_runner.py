@@ -377,38 +377,37 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
             results = _loading.apart(lambda: job(split.states))
         _kernels.mark_loaded(*kernel)
         return results
-    # A checkpoint of another count, or one that cannot be written, is refused before
-    # anything compiles.
-    opened = None if checkpoint is None else Checkpoint(checkpoint, split.checkpoint_id,
-                                                        split.width)
-    try:
+    opened = tracker = None
+    stage, finished = "open", False
+    try:  # (one block: whatever stops it, a Ctrl-C anywhere too, releases the checkpoint)
+        # A checkpoint of another count, or one that cannot be written, is refused before
+        # anything compiles.
+        if checkpoint is not None:
+            opened = Checkpoint(checkpoint, split.checkpoint_id, split.width)
+        stage = "load"
         getattr(executor, "load", load_kernel)(split, progress)
-    except BaseException as exc:
-        if opened is not None:
-            opened.close()
-        if isinstance(exc, KeyboardInterrupt):
-            raise KeyboardInterrupt(
-                f"count of n={split.n}{_enumerating.keywords(split.board, split.constraints)}"
-                f"{executor.where} interrupted "
-                f"before it started, while its kernels were compiled or loaded from the "
-                f"cache: nothing was counted or saved (a compile goes on in the background of "
-                f"this process: the next count finds it done; warmup() or nqueens warmup "
-                f"compiles every kernel once)"
-            ) from None
-        raise
-    try:
+        stage = "track"
         tracker = Tracker(split, opened, progress, save_every, executor.where, resumable,
                           verify)
-    except BaseException:  # (a Ctrl-C too: the checkpoint is released)
-        if opened is not None:
-            opened.close()
-        raise
-    finished = False
-    try:
+        stage = "run"
         executor.run(split, tracker)
         finished = True
+    except KeyboardInterrupt:
+        if stage != "load":
+            raise
+        raise KeyboardInterrupt(
+            f"count of n={split.n}{_enumerating.keywords(split.board, split.constraints)}"
+            f"{executor.where} interrupted "
+            f"before it started, while its kernels were compiled or loaded from the "
+            f"cache: nothing was counted or saved (a compile goes on in the background of "
+            f"this process: the next count finds it done; warmup() or nqueens warmup "
+            f"compiles every kernel once)"
+        ) from None
     finally:
-        tracker.close(finished)
+        if tracker is not None:
+            tracker.close(finished)
+        elif opened is not None:
+            opened.close()
     return tracker.results
 
 

@@ -1,7 +1,9 @@
 """Resumable counts: kernels that stop after a budget and go on from their saved stack,
 searches split on demand, checkpoints that keep the searches in progress, status, signals."""
+import gc
 import io
 import json
+import linecache
 import os
 import re
 import signal
@@ -938,6 +940,55 @@ def test_a_ctrl_c_while_a_count_starts_releases_its_checkpoint(tmp_path, monkeyp
         with pytest.raises(KeyboardInterrupt):
             nq.count_solutions(13, checkpoint=path, progress=True)
     assert nq.count_solutions(13, checkpoint=path) == 73712
+    assert sorted(os.listdir(tmp_path)) == ["run.json"]
+
+
+def test_a_ctrl_c_at_any_line_of_a_counts_start_leaves_its_checkpoint_free(tmp_path):
+    """A Ctrl-C raised at each line in turn that runs from the call to the start of the
+    search (the checkpoint opened, its lock taken, the kernels loaded, the tracker built):
+    the next count of the file is never refused. (Line by line, as Python runs a signal's
+    handler between lines; two windows were found so.)"""
+    import sys
+
+    path = tmp_path / "run.json"
+    kwargs = dict(method="halving", prefix_depth=1, checkpoint=path, n_threads=1)
+    files = tuple(os.path.join("nqueens_numba", name)
+                  for name in ("_runner.py", "checkpoint.py", "_files.py"))
+
+    def started(raise_at):
+        """The lines run before the search starts (all of them, with ``raise_at=None``),
+        a Ctrl-C raised at the line ``raise_at``."""
+        lines = []
+
+        def trace(frame, event, arg):
+            if event == "call":
+                return trace if frame.f_code.co_filename.endswith(files) else None
+            if event == "line":
+                if frame.f_code.co_name == "execute" and "executor.run(" in (
+                        linecache.getline(frame.f_code.co_filename, frame.f_lineno)):
+                    sys.settrace(None)
+                    return None
+                lines.append(frame.f_lineno)
+                if len(lines) == raise_at:
+                    raise KeyboardInterrupt
+            return trace
+
+        sys.settrace(trace)
+        try:
+            nq.count_solutions(10, **kwargs)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            sys.settrace(None)
+        return len(lines)
+
+    nq.count_solutions(10, **kwargs)  # (the kernels loaded, and a file to resume)
+    with warnings.catch_warnings():  # (a file left to the collector when its with-block's
+        warnings.simplefilter("ignore", ResourceWarning)  # exit line raised, as no signal can)
+        for raise_at in range(1, started(None) + 1):
+            started(raise_at)
+            assert nq.count_solutions(10, **kwargs) == 724, raise_at
+        gc.collect()
     assert sorted(os.listdir(tmp_path)) == ["run.json"]
 
 
