@@ -6,8 +6,9 @@ The filled docstring is what ``help()``, the documentation and the doctests see.
 """
 import textwrap
 
-__all__ = ["fill"]
+from . import config
 
+__all__ = ["fill"]
 
 
 def _order_threads_board(threads_as):
@@ -16,7 +17,7 @@ def _order_threads_board(threads_as):
 Parameters
 ----------
 n : int
-    Board order, ``0 <= n <= 63``.
+    Board order, ``0 <= n <= {config.MAX_N}``.
 n_threads : int, optional
     As in :func:`{threads_as}`.
 piece : {{"queen", "superqueen"}}, optional

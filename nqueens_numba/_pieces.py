@@ -106,6 +106,7 @@ def row_allow(job, state):
         return _kernels.entry("symmetric_allow")(job.n, int(state[3]))
     return job.allow
 
+
 def check_piece(job, state, piece):
     """Whether ``piece`` is a position of the search below ``state``: each level's masks
     follow from the one above by one queen, and its untried squares are free there.
@@ -139,6 +140,7 @@ def _queen(job, state, stack, k):
     row = job.depth + k
     return 1 << int(state[3 + row]) if row >= 0 else 0
 
+
 def open_squares(job, state, stack, j):
     """The squares of level ``j`` of a piece's ``stack`` (below ``state``) that no queen
     above attacks (a Python int; constraints aside): by the board's rules, the
@@ -150,6 +152,7 @@ def open_squares(job, state, stack, j):
     if job.depth >= 2:  # (the least step is the second-row queen's column)
         attacked |= job.board.steps_near(job.n, int(state[4]), above)
     return ~attacked & ((1 << job.n) - 1)
+
 
 def remaining(job, state, piece):
     """Estimated share of its subproblem's search still ahead of ``piece`` (below

@@ -312,9 +312,6 @@ def _run_gpu_batches(client, split, tracker, n_batches, workers):
         raise tracker.interrupted() from None
 
 
-
-
-
 #: The counts stopped by their client (a token each): the tasks that workers in the client's
 #: own process run (a ``LocalCluster(processes=False)``, as ``connect("local")`` makes) see
 #: it and return after their kernel call, so that closing the cluster does not wait for
