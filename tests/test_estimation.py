@@ -296,6 +296,20 @@ def test_what_is_known_is_exact_whatever_the_samples(samples):
         assert math.isnan(nq.estimate_count(8, samples=1, seed=1).stderr)
 
 
+def test_the_cli_prints_the_seed_it_draws_so_the_estimate_can_be_repeated(capsys):
+    """Without ``--seed`` the estimate could not be repeated: the seed was not said."""
+    from nqueens_numba.cli import main
+
+    assert main(["estimate", "12", "-S", "1000"]) == 0
+    first = capsys.readouterr().out
+    seed = re.search(r"^seed +(\d+) \(--seed \1 repeats this estimate\)$", first, re.M)[1]
+    assert main(["estimate", "12", "-S", "1000", "--seed", seed]) == 0
+    again = capsys.readouterr().out
+    assert again == first.replace(f" (--seed {seed} repeats this estimate)", "")
+    assert main(["estimate", "6", "--torus"]) == 0  # (no probes: no seed to say)
+    assert "seed" not in capsys.readouterr().out
+
+
 def test_the_cli_prints_no_interval_for_agreeing_probes(capsys):
     from nqueens_numba.cli import main
 

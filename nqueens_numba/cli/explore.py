@@ -1,6 +1,7 @@
 """``nqueens estimate`` and ``nqueens profile``: the size of the backtrack tree, estimated
 from random probes or counted depth by depth."""
 import math
+import secrets
 
 from .. import _enumerating, config, estimation
 from ..board import board_of
@@ -9,8 +10,10 @@ from .stop import stop_if_signalled
 
 def print_estimate(args, out):
     """``nqueens estimate``: the estimated count, its standard error and 95% interval (and
-    the exact count where it is known)."""
-    est = estimation.estimate_count(args.n, samples=args.samples, seed=args.seed,
+    the exact count where it is known), and the seed, drawn here when none is given (so that
+    the estimate can be repeated with ``--seed``)."""
+    seed = secrets.randbits(32) if args.seed is None else args.seed
+    est = estimation.estimate_count(args.n, samples=args.samples, seed=seed,
                                     n_threads=args.threads, progress=args.progress,
                                     piece=args.piece, torus=args.torus)
     stop_if_signalled()
@@ -35,8 +38,9 @@ def print_estimate(args, out):
              f"estimate      {est.value:.7g}",
              *spread,
              f"samples       {est.samples}"]
-    if args.seed is not None:
-        lines.append(f"seed          {args.seed}")
+    if est.samples or args.seed is not None:
+        lines.append(f"seed          {seed}" + ("" if args.seed is not None else
+                                                f" (--seed {seed} repeats this estimate)"))
     exact = _enumerating.exact_total(args.n, board_of(args.piece, args.torus))
     if exact is not None:
         lines.append(f"exact         {exact} (OEIS A000170)")
