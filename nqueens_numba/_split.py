@@ -139,6 +139,20 @@ def resumed_depth(path, n, method, board=QUEEN):
     return depth if depth is not None and low <= depth <= high else None
 
 
+def resumed_method(path, n, fundamental, constraints, board=QUEEN):
+    """The method the checkpoint at ``path`` was written with, if it is a count of ``n`` on
+    this board that this count may take (:func:`choose_method`); else ``None`` (the
+    automatic choice)."""
+    method = checkpoint.recorded_method(path, n, board.name)
+    if method not in METHODS or method not in board.methods:
+        return None
+    try:
+        choose_method(n, method, fundamental, constraints, board)
+    except ValueError:
+        return None
+    return method
+
+
 def split_target(n, n_threads, board=QUEEN):
     """Subproblems a count of ``n`` should have: enough per thread, small enough each (a
     variant's: as many per thread; they have far fewer solutions than the queens the sizes
@@ -501,7 +515,8 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     n_threads : int
         Threads that will run the split (sizes it).
     checkpoint : str, optional
-        A count to resume: its split's depth is the file's.
+        A count to resume: its split's depth is the file's, and so is its method where none
+        is asked for.
     shortcuts : bool
         Whether the count runs in this process without a progress bar. Then it may be
         answered without a split, or its split run by a kernel that compiles fastest
@@ -532,6 +547,8 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
         method = check_method(method)
     if board.restricted:
         board.check_combination(constraints, method, fundamental, prefix_depth)
+    if method is None and checkpoint is not None:  # (resumed by the file's method)
+        method = resumed_method(checkpoint, n, fundamental, constraints, board)
     method = choose_method(n, method, fundamental, constraints, board)
     device = _device.decide(device, n, board, method, constraints is not None, gpu_usable)
     plan = dict(n=n, board=board, result=result, method=method, constraints=constraints,

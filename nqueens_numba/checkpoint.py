@@ -469,21 +469,37 @@ def recorded_depth(path, n, method, board_name=None):
     ``n`` by ``method`` on the board named ``board_name`` (``None``: plain queens); else
     ``None``.
 
-    Used to resume with the split a file was written with. ``None`` also when there is no
-    such regular file yet or it cannot be read: opening it with :class:`Checkpoint` reports
-    what is wrong.
+    Used to resume with the split a file was written with (see :func:`_recorded_split`).
     """
-    if path is None or not os.path.isfile(path):
-        return None
-    try:  # (only from an intact file: an edited depth would make another split first)
-        split = _read(path, CheckpointError)[0]["split"]
-    except (CheckpointError, OSError):
-        return None  # a damaged file: Checkpoint reports it
-    if (split.get("n") != n or split.get("method") != method
-            or split.get("board") != board_name):
+    split = _recorded_split(path, n, board_name)
+    if split is None or split.get("method") != method:
         return None
     depth = split.get("prefix_depth")
     return depth if type(depth) is int else None
+
+
+def recorded_method(path, n, board_name=None):
+    """The counting method the checkpoint at ``path`` was written with, if it records a
+    split of ``n`` on the board named ``board_name`` (``None``: plain queens); else
+    ``None``. Used to resume with the file's method where none is asked for."""
+    split = _recorded_split(path, n, board_name)
+    method = None if split is None else split.get("method")
+    return method if isinstance(method, str) else None
+
+
+def _recorded_split(path, n, board_name):
+    """The split record of the checkpoint at ``path`` if it is a split of ``n`` on the board
+    named ``board_name``; ``None`` also when there is no such regular file yet or it cannot
+    be read (opening it with :class:`Checkpoint` reports what is wrong)."""
+    if path is None or not os.path.isfile(path):
+        return None
+    try:  # (only from an intact file: an edited record would make another split first)
+        split = _read(path, CheckpointError)[0]["split"]
+    except (CheckpointError, OSError):
+        return None  # a damaged file: Checkpoint reports it
+    if not isinstance(split, dict) or split.get("n") != n or split.get("board") != board_name:
+        return None
+    return split
 
 
 def _identity(split):

@@ -992,6 +992,28 @@ def test_a_ctrl_c_at_any_line_of_a_counts_start_leaves_its_checkpoint_free(tmp_p
     assert sorted(os.listdir(tmp_path)) == ["run.json"]
 
 
+def test_a_count_resumed_without_a_method_takes_the_files(tmp_path, monkeypatch, capsys):
+    """A file written with ``method="halving"`` was refused as another count's when resumed
+    without ``method=`` (``nqueens count 15 --checkpoint F`` without ``--method``), though
+    its prefix depth was taken from the file."""
+    from nqueens_numba.cli import main
+
+    path = tmp_path / "halving.json"
+    _interrupt_after(monkeypatch, "_count_batch", 3)
+    with pytest.raises(KeyboardInterrupt):
+        nq.count_solutions(15, method="halving", checkpoint=path, n_threads=1)
+    monkeypatch.undo()
+    info = nq.checkpoint.status(path)
+    assert 0 < info["finished"] < info["total_subproblems"]
+    assert main(["count", "15", "--checkpoint", str(path)]) == 0
+    assert capsys.readouterr().out == "2279184\n"
+    assert nq.checkpoint.status(path)["method"] == "halving"
+    assert nq.count_solutions(15, checkpoint=path) == 2279184
+    # a method that cannot give what is asked: the automatic one, and the file's refusal
+    with pytest.raises(CheckpointError, match="written for n=15, method='halving'"):
+        nq.count_solutions(15, checkpoint=path, fundamental=True)
+
+
 def test_a_file_with_the_lock_files_name_is_kept(tmp_path, monkeypatch):
     """The lock file of ``x`` is ``.x.lock``: a file of that name that is not a lock (another
     count's checkpoint) was taken for one, and removed when the count ended."""
