@@ -415,3 +415,32 @@ def test_a_missing_dask_is_not_a_usage_error(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert err.startswith("nqueens: --scheduler needs Dask: pip install 'nqueens_numba[dask]'")
     assert "--help" not in err
+
+
+def test_every_rewrite_of_the_cli_names_words_the_package_says():
+    """The command line rewrites the API's messages by their words (``cli.messages``): a
+    rewrite whose words no message has any more would leave the API's names in the
+    command's messages without a test failing. Each is in a string of the package (``X
+    must``: ``X`` given to a check of ``_validate``, which says ``{name} must``)."""
+    import ast
+    import pathlib
+
+    from nqueens_numba.cli.messages import _OPTIONS
+
+    texts, names = [], set()
+    root = pathlib.Path(nq.__file__).parent
+    for path in root.rglob("*.py"):
+        if "cli" in path.relative_to(root).parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.JoinedStr):  # (a value between the words: "\0")
+                texts.append("".join(part.value if isinstance(part, ast.Constant) else "\0"
+                                     for part in node.values))
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                texts.append(node.value)
+                names.add(node.value)
+    for words in _OPTIONS:
+        said = any(words in text for text in texts)
+        name, _, rest = words.partition(" ")
+        checked = rest == "must" and name in names and any("\0 must be" in t for t in texts)
+        assert said or checked, words
