@@ -140,17 +140,14 @@ def resumed_depth(path, n, method, board=QUEEN):
 
 
 def resumed_method(path, n, fundamental, constraints, board=QUEEN):
-    """The method the checkpoint at ``path`` was written with, if it is a count of ``n`` on
-    this board that this count may take (:func:`choose_method`); else ``None`` (the
-    automatic choice)."""
+    """The method of the checkpoint at ``path`` if it is a count of ``n`` on this board that
+    this count may take (:func:`choose_method`); else ``None`` (the automatic choice)."""
     method = checkpoint.recorded_method(path, n, board.name)
-    if method not in METHODS or method not in board.methods:
-        return None
     try:
-        choose_method(n, method, fundamental, constraints, board)
+        return method if method in board.methods and choose_method(
+            n, method, fundamental, constraints, board) else None
     except ValueError:
         return None
-    return method
 
 
 def split_target(n, n_threads, board=QUEEN):
@@ -515,15 +512,12 @@ def plan_count(n, board=QUEEN, *, result="total", method=None, constraints=None,
     n_threads : int
         Threads that will run the split (sizes it).
     checkpoint : str, optional
-        A count to resume: its split's depth is the file's, and so is its method where none
-        is asked for.
+        A count to resume: its depth, and its method where none is asked, are the file's.
     shortcuts : bool
-        Whether the count runs in this process without a progress bar. Then it may be
-        answered without a split, or its split run by a kernel that compiles fastest
-        (:func:`_cold`), with the automatic method, no checkpoint and no prefix depth, on
-        the CPU; and a small split (``direct``) runs in one kernel call in the calling
-        thread, without a checkpoint, on the CPU. (A Dask count takes none: its work runs
-        on the cluster.)
+        Whether the count runs in this process without a progress bar: then it may be
+        answered without a split, or by a kernel that compiles fastest (:func:`_cold`), with
+        the automatic method, no checkpoint or prefix depth, on the CPU; and a small split
+        (``direct``) runs in the calling thread, without a checkpoint, on the CPU.
     device : {"cpu", "cuda", "auto"}
         Validated; resolved here (:func:`nqueens_numba._device.decide`). On ``"cuda"`` a
         split is sized for ``config.GPU_SPLIT_THREADS`` threads, never run in the calling
