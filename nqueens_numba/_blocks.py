@@ -17,6 +17,7 @@ from . import _kernels, config
 from ._pool import Crew
 from ._progress import compile_first, progress_bar
 from .board import QUEEN
+from .constraints import no_constraints
 
 __all__ = ["Cursor", "ordered_blocks", "solutions_bar"]
 
@@ -41,7 +42,7 @@ class Cursor:
         self.n = n
         self.depth = depth
         self.kernel = _kernels.entry("fill", board, allow is not None)
-        self.allow = np.full(n, (1 << n) - 1, dtype=np.int64) if allow is None else allow
+        self.allow = no_constraints(n) if allow is None else allow
         self.stack = np.empty((n, 4), dtype=np.int64)
         self.queens = np.empty(n, dtype=np.int8)
         self.level = np.empty(1, dtype=np.int64)

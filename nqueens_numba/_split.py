@@ -20,10 +20,10 @@ from . import _breadth, _device, _kernels, _validate, checkpoint, config
 from ._kernels import _loading
 from ._job import SYMMETRIC_RESULTS, CountJob
 from .board import METHODS, QUEEN, Board
-from .constraints import Constraints
+from .constraints import Constraints, no_constraints
 
 __all__ = ["METHODS", "SYMMETRIC_RESULTS", "SYMMETRIC_KERNEL_MIN_N", "Split", "CountJob",
-           "CountPlan", "plan_count", "no_constraints", "check_method",
+           "CountPlan", "plan_count", "check_method",
            "choose_method", "is_breadth", "is_small", "has_subproblems", "check_prefix_depth",
            "resumed_depth", "count_split", "prefixes", "orbits_to_count",
            "ENGINES"]
@@ -33,23 +33,12 @@ __all__ = ["METHODS", "SYMMETRIC_RESULTS", "SYMMETRIC_KERNEL_MIN_N", "Split", "C
 SYMMETRIC_KERNEL_MIN_N = _kernels.TAIL_ROWS + 3
 
 
-def no_constraints(n):
-    """Per-row allowed squares of an unconstrained board: ``(max(n, 1),)`` int64, all ones."""
-    return np.full(max(n, 1), (1 << n) - 1 if n < 64 else -1, dtype=np.int64)
-
-
 # --------------------------------------------------------------------------- the method
 
 
 def check_method(method):
     """Validate ``method``: ``None`` (automatic) or one of :data:`METHODS`."""
-    if method is None or (isinstance(method, str) and method in METHODS):
-        return method
-    if not isinstance(method, str):
-        raise TypeError(f"method must be a string, one of {', '.join(map(repr, METHODS))}, "
-                        f"or None; got {type(method).__name__}")
-    raise ValueError(f"method must be one of {', '.join(map(repr, METHODS))} or None, "
-                     f"got {method!r}")
+    return _validate.choice(method, "method", METHODS, none=True)
 
 
 def choose_method(n, method, fundamental, constraints, board=QUEEN):
@@ -197,6 +186,8 @@ def prefixes(n, first_limit, allow, target, prefix_depth=None, board=QUEEN, shal
     deepest = min(_depth_range(n, "halving")[1], config.MAX_SPLIT_DEPTH)
     depth = shallowest
     states, found = _loading.first_call(kernel, n, depth, first_limit, allow, most)
+    if found > most:  # (no states came back: a count of them would be 0)
+        raise _too_few(n, depth)
     while len(states) < target and depth < deepest:
         deeper, found = kernel(n, depth + 1, first_limit, allow, most)
         if found > most:
@@ -219,10 +210,19 @@ def _symmetric_prefixes(n, target, prefix_depth=None, board=QUEEN):
         low = high = prefix_depth
     kernel, most = _kernels.entry("symmetric_prefixes", board), config.MAX_SUBPROBLEMS
     states, depth, found = _loading.first_call(kernel, n, low, high, target, most)
+    if found > most and prefix_depth is None:
+        raise _too_few(n, low)
     if found > most:
         raise _too_many(depth, n, _depth_range(n, "symmetric")[0],
                         lambda d: kernel(n, d, d, 0, most)[2] <= most)
     return states, depth
+
+
+def _too_few(n, depth):
+    """The error of a ``config.MAX_SUBPROBLEMS`` below the shallowest split (``depth`` rows)."""
+    return ValueError(f"config.MAX_SUBPROBLEMS={config.MAX_SUBPROBLEMS:,} is fewer than the "
+                      f"subproblems of the shallowest split of n={n} ({depth} row"
+                      f"{'s' * (depth != 1)}): raise it")
 
 
 # --------------------------------------------------------------------------- the split

@@ -48,15 +48,17 @@ def flag(value, name):
     return flags(**{name: value})[0]
 
 
-def choice(value, name, allowed):
-    """Validate a string option: one of ``allowed``. ``TypeError`` for a value that is not a
-    string, ``ValueError`` naming the choices for another one."""
+def choice(value, name, allowed, none=False):
+    """Validate a string option: one of ``allowed`` (or ``None`` where ``none``). ``TypeError``
+    for a value that is not a string, ``ValueError`` naming the choices for another one."""
+    if none and value is None:
+        return None
+    choices = ", ".join(map(repr, allowed)) + (" or None" if none else "")
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be a string, one of {', '.join(map(repr, allowed))}; got "
+        raise TypeError(f"{name} must be a string, one of {choices}; got "
                         f"{type(value).__name__}")
     if value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got "
-                         f"{value!r}")
+        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
     return str(value)
 
 

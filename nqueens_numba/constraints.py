@@ -18,7 +18,8 @@ import numpy as np
 
 from . import _validate
 
-__all__ = ["Constraints", "check_constraints", "check_no_attacks", "preplaced_array"]
+__all__ = ["Constraints", "check_constraints", "check_no_attacks", "no_constraints",
+           "preplaced_array"]
 
 
 @dataclass(frozen=True)
@@ -79,9 +80,13 @@ class Constraints:
         .. [1] D. E. Knuth, "Estimating the efficiency of backtrack programs", Math. Comp.
            29 (1975) 121-136.
         """
-        free = _tree_size(self.n, np.full(self.n, (1 << self.n) - 1, dtype=np.int64),
-                          samples, seed)
+        free = _tree_size(self.n, no_constraints(self.n), samples, seed)
         return min(_tree_size(self.n, self.allow, samples, seed) / free, 1.0)
+
+
+def no_constraints(n):
+    """Per-row allowed squares of an unconstrained board: ``(max(n, 1),)`` int64, all ones."""
+    return np.full(max(n, 1), (1 << n) - 1 if n < 64 else -1, dtype=np.int64)
 
 
 def _tree_size(n, allow, samples, seed):

@@ -16,7 +16,7 @@ from . import (_breadth, _device, _docs, _enumerating, _kernels, _pool, _progres
                _split, _threads, _validate, config, symmetry)
 from .board import QUEEN, board_of
 from .checkpoint import Checkpoint, CheckpointError, split_record
-from .constraints import check_constraints
+from .constraints import check_constraints, no_constraints
 from .enumeration import solve
 
 __all__ = ["count_solutions", "symmetry_classes", "first_row_counts", "LongCountWarning"]
@@ -333,7 +333,7 @@ def _small_count(plan, n_threads, progress=False):
     ``n_threads`` threads: a tenth of a second of search or less."""
     n, constraints = plan.n, plan.constraints
     count_rows = _kernels.entry("count_rows", constrained=constraints is not None)
-    allow = _split.no_constraints(n) if constraints is None else constraints.allow
+    allow = no_constraints(n) if constraints is None else constraints.allow
     if constraints is None:  # mirror halving: the left half and the middle column, weighted
         columns = range(plan.board.first_columns(n))
         weights = plan.board.first_weights(n, columns)

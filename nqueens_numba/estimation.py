@@ -8,11 +8,12 @@ from typing import NamedTuple, Union
 
 import numpy as np
 
-from . import _enumerating, _kernels, _split, _validate, config
+from . import _enumerating, _kernels, _validate, config
 from ._kernels import _loading
 from ._pool import run_chunks
 from ._progress import compile_first, interruption_says, progress_bar
 from .board import QUEEN, Board, board_of
+from .constraints import no_constraints
 
 __all__ = ["Estimate", "estimate_count", "search_profile"]
 
@@ -170,7 +171,7 @@ def probe_plan(n, samples, board=QUEEN):
     than the stratum row gained, so that more samples gave a worse estimate (n = 12, RMS
     error of 60 seeds: 0.73% at 10^4 samples, 0.70% at 10^5 with 3 stratum rows and 6
     exact, 0.25% with 1 and 8)."""
-    full = _split.no_constraints(n)
+    full = no_constraints(n)
     states = np.zeros((1, 3), dtype=np.int64)  # the root
     weights = np.ones(1, dtype=np.int64)
     depth = 0

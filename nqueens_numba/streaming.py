@@ -8,11 +8,11 @@ import os
 
 import numpy as np
 
-from . import (_blocks, _breadth, _enumerating, _kernels, _progress, _split, _validate, config,
+from . import (_blocks, _breadth, _enumerating, _kernels, _progress, _validate, config,
                counting, export)
 from ._files import check_target
 from .board import QUEEN, board_of
-from .constraints import check_constraints
+from .constraints import check_constraints, no_constraints
 
 __all__ = ["iter_solutions", "save_solutions"]
 
@@ -178,7 +178,7 @@ def _chunks(n, chunk_size, n_threads, cons=None, progress=False, board=QUEEN):
     known = remaining is not None  # the bar counts solutions, else subproblems
     with _progress.compiling_notice(progress, "stream"):  # (not around the yields)
         states, depth = _enumerating.stream_split(
-            n, n_threads, chunk_size, _split.no_constraints(n) if allow is None else allow,
+            n, n_threads, chunk_size, no_constraints(n) if allow is None else allow,
             board)
         bar = _blocks.solutions_bar(progress, "stream", n,
                                     remaining if known else len(states),

@@ -3,9 +3,9 @@ import warnings
 
 import numpy as np
 
-from . import _kernels, _split, _validate
+from . import _kernels, _validate
 from .board import board_of
-from .constraints import check_constraints
+from .constraints import check_constraints, no_constraints
 
 __all__ = ["trace", "TRACE_DTYPE", "TraceTruncatedWarning"]
 
@@ -84,7 +84,7 @@ def trace(n, *, max_events=10_000, preplaced=None, piece="queen", torus=False):
     board = board_of(piece, torus)
     board.check_combination(cons)
     kernel = _kernels.entry("trace", board, cons is not None)
-    allow = _split.no_constraints(n) if cons is None else cons.allow
+    allow = no_constraints(n) if cons is None else cons.allow
     stack = np.empty((5, max(n, 1)), dtype=np.int64)
     rows = min(max_events, FIRST_EVENTS)
     while True:  # the search again with twice the room, until it ends or reaches the cap

@@ -451,7 +451,7 @@ def test_small_counts_run_the_root_kernel(monkeypatch, n):
     monkeypatch.setattr(_kernels, "loaded_counts", set())
 
     stack = np.empty((n, 4), dtype=np.int64)
-    assert _kernels._count_rows(n, 0, 0, 0, 0, _split.no_constraints(n), stack) == A000170[n]
+    assert _kernels._count_rows(n, 0, 0, 0, 0, nq.constraints.no_constraints(n), stack) == A000170[n]
     assert _split.is_small(n)
     for kernel in ("_count_symmetric_run", "_count_batch", "_enumerate_prefixes",
                    "_list_symmetric_prefixes"):

@@ -8,6 +8,7 @@ import textwrap
 import numpy as np
 import pytest
 
+import nqueens_numba as nq
 from nqueens_numba import _kernels, _split, config, symmetry
 from nqueens_numba.board import board_of
 from nqueens_numba.checkpoint import Checkpoint
@@ -302,6 +303,27 @@ def test_plans_read_the_tunables_at_call_time(monkeypatch):
     monkeypatch.setattr(config, "MAX_SUBPROBLEMS", 1000)
     assert _split.split_target(30, 1) == 1000
     assert _split.split_target(30, 1, board_of("superqueen")) == config.TASKS_PER_THREAD
+
+
+def test_too_few_subproblems_allowed_for_the_shallowest_split_is_an_error(monkeypatch):
+    """``config.MAX_SUBPROBLEMS`` below the subproblems of the shallowest split returned no
+    subproblems, so a count of 0 (n = 12 by halving, with 5 allowed), or an error about a
+    ``prefix_depth`` not given (the symmetric search)."""
+    for most, calls in [(1, [dict(torus=True, n=13)]), (5, [dict(method="halving")]),
+                        (10, [dict(piece="superqueen"), dict(method="symmetric")])]:
+        monkeypatch.setattr(config, "MAX_SUBPROBLEMS", most)
+        for kwargs in calls:
+            n = kwargs.pop("n", 12)
+            with pytest.raises(ValueError, match=rf"^config.MAX_SUBPROBLEMS={most} is fewer "
+                                                 rf"than the subproblems of the shallowest "
+                                                 rf"split of n={n} \(\d rows?\): raise it$"):
+                nq.count_solutions(n, **kwargs)
+    monkeypatch.setattr(config, "MAX_SUBPROBLEMS", 40)  # (enough: the counts are exact)
+    assert nq.count_solutions(12, method="halving") == 14200
+    assert nq.count_solutions(12, piece="superqueen") == 156
+    with pytest.raises(ValueError, match="method must be one of 'halving', 'symmetric' or "
+                                         "None, got 'mirror'"):
+        nq.count_solutions(12, method="mirror")
 
 
 def test_every_engine_a_plan_names_has_a_runner():
