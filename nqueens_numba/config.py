@@ -6,6 +6,8 @@ another type, ``ValueError`` for a value out of range, such as 0 where 1 or more
 """
 import numbers
 import sys
+from collections.abc import Mapping
+from types import MappingProxyType
 
 #: Largest board order of the bitboard search: an ``int64`` holds the masks of 63 columns.
 MAX_N = 63
@@ -193,7 +195,7 @@ PROFILE_STEPS = 1 << 21
 #: benchmarks/bench_variants.py (toroidal queens by least steps: 0.8 s at n = 19, 665 s at
 #: n = 23, about 5.4 times more per order; superqueens by the symmetric search: 0.72 s at
 #: n = 17, about 6.5 times more per order).
-VARIANT_COST = {"torus": (23, 665.0, 5.4), "superqueen": (17, 0.72, 6.5)}
+VARIANT_COST = MappingProxyType({"torus": (23, 665.0, 5.4), "superqueen": (17, 0.72, 6.5)})
 
 #: Share of the available memory that ``solve`` may allocate for its result by default.
 MEMORY_FRACTION = 0.8
@@ -332,7 +334,8 @@ def _check(name, value):
 
 def _tail_rows(value):
     """``TypeError`` or ``ValueError`` for an ``ESTIMATE_TAIL_ROWS`` that is not pairs
-    ``(most n, rows)`` of integers, 0 or more, whose last covers every board."""
+    ``(most n, rows)`` of integers, ``most n`` rising and the last covering every board,
+    ``0 <= rows <= MAX_N``."""
     if not isinstance(value, (tuple, list)) or not all(
             isinstance(pair, (tuple, list)) and len(pair) == 2 for pair in value):
         raise TypeError("config.ESTIMATE_TAIL_ROWS must be a tuple of pairs (most n, rows), "
@@ -340,8 +343,11 @@ def _tail_rows(value):
     for most, rows in value:
         _integer("ESTIMATE_TAIL_ROWS", most)
         _integer("ESTIMATE_TAIL_ROWS", rows)
-        if rows < 0:
-            raise ValueError(f"config.ESTIMATE_TAIL_ROWS: rows must be 0 or more, got {rows}")
+        if not 0 <= rows <= MAX_N:
+            raise ValueError(f"config.ESTIMATE_TAIL_ROWS: rows must be 0 or more, at most "
+                             f"{MAX_N}, got {rows}")
+    if any(later[0] <= earlier[0] for earlier, later in zip(value, value[1:])):
+        raise ValueError(f"config.ESTIMATE_TAIL_ROWS: the orders must rise, got {value!r}")
     if not value or value[-1][0] < MAX_N:
         raise ValueError(f"config.ESTIMATE_TAIL_ROWS must end with a pair for n = {MAX_N} "
                          f"or more (every board needs its rows), got {value!r}")
@@ -349,16 +355,16 @@ def _tail_rows(value):
 
 def _variant_cost(value):
     """``TypeError`` or ``ValueError`` for a ``VARIANT_COST`` that does not map each
-    variant to ``(n, seconds, growth)``, numbers above 0."""
-    if not isinstance(value, dict) or set(value) != set(VARIANT_COST):
+    variant to ``(n, seconds, growth)``, numbers above 0 (``n`` an integer)."""
+    if not isinstance(value, Mapping) or set(value) != set(VARIANT_COST):
         raise TypeError(f"config.VARIANT_COST must be a dict of {sorted(VARIANT_COST)}, "
                         f"got {value!r}")
     for name, cost in value.items():
         if not isinstance(cost, tuple) or len(cost) != 3 or not all(
                 isinstance(x, numbers.Real) and not isinstance(x, bool) and x > 0
-                for x in cost):
+                for x in cost) or not isinstance(cost[0], numbers.Integral):
             raise ValueError(f"config.VARIANT_COST[{name!r}] must be (n, seconds, growth), "
-                             f"numbers above 0, got {cost!r}")
+                             f"numbers above 0 (n an integer), got {cost!r}")
 
 
 class _Config(type(sys.modules[__name__])):
@@ -366,10 +372,29 @@ class _Config(type(sys.modules[__name__])):
     ``ValueError`` at once, and a misspelt ``config.STEP_BUGDET = 10`` ``AttributeError``)."""
 
     def __setattr__(self, name, value):
-        if not name.startswith("_") and name not in vars(self):
+        if not name.startswith("_") and name not in _TUNABLES:
             raise AttributeError(f"nqueens_numba.config has no tunable {name!r}")
         _check(name, value)
-        super().__setattr__(name, value)
+        super().__setattr__(name, _stored(name, value))
+
+
+def _stored(name, value):
+    """A checked ``value`` as it is kept: a Python ``int`` or ``float`` (a NumPy ``int8``
+    or ``float16`` would overflow in the arithmetic done with it), a read-only mapping."""
+    if name in _INTEGERS:
+        return int(value)
+    if name in _NUMBERS:
+        return float(value)
+    if name == "VARIANT_COST":
+        return MappingProxyType({key: tuple(cost) for key, cost in value.items()})
+    if name == "ESTIMATE_TAIL_ROWS":
+        return tuple((int(most), int(rows)) for most, rows in value)
+    return value
+
+
+#: The names of the tunables: all the module's upper-case names, set again after a ``del``.
+_TUNABLES = frozenset(name for name in dir(sys.modules[__name__])
+                      if name.isupper() and not name.startswith("_"))
 
 
 sys.modules[__name__].__class__ = _Config

@@ -302,6 +302,10 @@ def test_tunables_that_would_break_calls_are_refused_when_set(monkeypatch):
             ("VARIANT_COST", {"torus": (23, 0, 5.4), "superqueen": (17, 0.72, 6.5)},
              ValueError, r"VARIANT_COST\['torus'\] must be \(n, seconds, growth\)"),
             ("STEP_BUGDET", 10, AttributeError, "has no tunable 'STEP_BUGDET'"),
+            ("ESTIMATE_TAIL_ROWS", ((63, 2**63 - 1),), ValueError, "at most 63"),  # (no end)
+            ("ESTIMATE_TAIL_ROWS", ((22, 8), (10, 1), (63, 10)), ValueError, "orders must rise"),
+            ("VARIANT_COST", {"torus": (23.5, 665.0, 5.4), "superqueen": (17, 0.72, 6.5)},
+             ValueError, r"n an integer"),
             ("COUNT_BUDGET", 2**63, ValueError,  # (an OverflowError in the kernel's call)
              r"at most 2\*\*63 - 1 \(an int64\), got 9223372036854775808")]:
         before = getattr(config, name, None)
@@ -309,6 +313,14 @@ def test_tunables_that_would_break_calls_are_refused_when_set(monkeypatch):
             setattr(config, name, value)
         assert getattr(config, name, None) == before
     monkeypatch.setattr(config, "STEP_BUDGET", np.int64(1 << 10))  # NumPy integers: fine
+    # ... kept as Python numbers (np.int8(1) overflowed in the split's arithmetic)
+    monkeypatch.setattr(config, "SOLUTIONS_PER_SUBPROBLEM", np.int8(1))
+    monkeypatch.setattr(config, "MEMORY_FRACTION", np.float16(0.5))
+    assert type(config.SOLUTIONS_PER_SUBPROBLEM) is int
+    assert type(config.MEMORY_FRACTION) is float
+    with pytest.raises(TypeError):  # (read-only: a change in place would pass no check)
+        config.VARIANT_COST["torus"] = (1, 1, 1)
+    monkeypatch.delattr(config, "QUEUED_BLOCKS")  # (set again when undone: a tunable still)
     monkeypatch.setattr(config, "CHECKPOINT_SECONDS", 0)  # 0 s: after every kernel call
     monkeypatch.setattr(config, "GPU_MAX_REGISTERS", 0)  # 0: no cap
     assert nq.count_solutions(13, method="halving", progress=False) == 73712
