@@ -18,10 +18,8 @@ Dask is imported only when these functions run: install the ``dask`` extra
 (``pip install "nqueens_numba[dask]"``).
 """
 import secrets
-import threading
 import time
 import warnings
-from contextlib import contextmanager
 
 import numpy as np
 
@@ -242,48 +240,44 @@ class DaskBatches:
             _runner.load_kernel(split, progress)
 
     def run(self, split, tracker):
-        with _said_when_no_worker(self.client):
-            if self.gpus:
-                _run_gpu_batches(self.client, split, tracker,
-                                 len(self.gpus) * self.tasks_per_worker, self.gpus)
-            else:
-                _run_batches(self.client, split, tracker,
-                             self.threads * self.tasks_per_worker, self.threads)
+        if self.gpus:
+            _run_gpu_batches(self.client, split, tracker,
+                             len(self.gpus) * self.tasks_per_worker, self.gpus)
+        else:
+            _run_batches(self.client, split, tracker, self.threads * self.tasks_per_worker,
+                         self.threads)
 
 
-@contextmanager
-def _said_when_no_worker(client):
-    """Warn (``RuntimeWarning``, once) when the cluster has had no worker for
-    ``config.DASK_NO_WORKER_SECONDS`` while the count runs: its tasks wait for one to join,
-    silently (the only worker of a cluster lost, a cluster scaled to none). A thread of this
-    call looks twice a second, and ends with it."""
-    stop = threading.Event()
+def _as_they_finish(client, running, tracker):
+    """The futures of ``running`` (a ``distributed.as_completed``, which may grow meanwhile)
+    as they finish. While none does, the calling thread looks at the cluster twice a second
+    (and lets ``tracker`` save and draw): a cluster that has had no worker for
+    ``config.DASK_NO_WORKER_SECONDS`` says so (``RuntimeWarning``, once a count), where its
+    tasks would wait for one to join without a word (its only worker lost, scaled to none)."""
     seconds = config.DASK_NO_WORKER_SECONDS
-
-    def watch():
-        since = None
-        while not stop.wait(0.5):
-            try:
-                workers = client.scheduler_info().get("workers")
-            except Exception:  # (a closed client: the count says so itself)
-                return
-            if workers:
-                since = None
-                continue
-            since = time.monotonic() if since is None else since
-            if time.monotonic() - since >= seconds:
-                warnings.warn(f"the Dask cluster has had no worker for {seconds:g} s: the "
-                              f"count waits for one to join (Ctrl-C stops it; a checkpoint "
-                              f"keeps what is done)", RuntimeWarning, stacklevel=1)
-                return
-
-    watcher = threading.Thread(target=watch, name="nqueens_numba-dask-workers", daemon=True)
-    watcher.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        watcher.join()
+    since = looked = None
+    said = False
+    while not running.is_empty():
+        ready = running.next_batch(block=False)
+        if ready:
+            yield from ready
+            continue
+        time.sleep(0.02)
+        now = time.monotonic()
+        if looked is not None and now - looked < 0.5:
+            continue
+        looked = now
+        tracker.tick()
+        if said or client.scheduler_info().get("workers"):
+            since = None
+        elif since is None:
+            since = now
+        elif now - since >= seconds:
+            said = True
+            warnings.warn(f"count of n={tracker.n}{tracker.keywords} on Dask: the cluster has "
+                          f"had no worker for {seconds:g} s; the count waits for one to join "
+                          f"(Ctrl-C stops it; a checkpoint keeps what is done)", RuntimeWarning,
+                          stacklevel=2)
 
 
 def _run_gpu_batches(client, split, tracker, n_batches, workers):
@@ -304,12 +298,15 @@ def _run_gpu_batches(client, split, tracker, n_batches, workers):
                                    allow_other_workers=False, pure=False)
             tasks[future] = batch
     try:
-        for future in as_completed(list(tasks)):
+        for future in _as_they_finish(client, as_completed(list(tasks)), tracker):
             tracker.finish(tasks.pop(future), future.result())
             tracker.tick()
     except KeyboardInterrupt:
         client.cancel(list(tasks))
         raise tracker.interrupted() from None
+    except BaseException:  # (a task's error, a warning made an error: nothing runs on)
+        client.cancel(list(tasks))
+        raise
 
 
 #: The counts stopped by their client (a token each): the tasks that workers in the client's
@@ -376,7 +373,7 @@ def _run_batches(client, split, tracker, n_batches, threads):
     for key, search in tracker.resumed:  # searches in progress that a checkpoint saved
         submit(np.array([search.index]), search, key)
     try:
-        for future in running:
+        for future in _as_they_finish(client, running, tracker):
             indices, key = tasks.pop(future)
             counts, done, search = future.result()
             key = tracker.report(indices, key, counts, done, search)
@@ -398,3 +395,7 @@ def _run_batches(client, split, tracker, n_batches, threads):
         _stopped.add(token)
         client.cancel(list(tasks))
         raise tracker.interrupted() from None
+    except BaseException:  # (a task's error, a warning made an error: nothing runs on)
+        _stopped.add(token)
+        client.cancel(list(tasks))
+        raise
