@@ -282,7 +282,14 @@ def lock_beside(path):
     target = os.path.realpath(os.fsdecode(os.fspath(path)))
     lock_path = os.path.join(os.path.dirname(target), _temporary_prefix(target) + "lock")
     while True:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:  # (not through a link: one to a missing file would create it, and leave it)
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0),
+                         0o644)
+        except OSError as exc:
+            if exc.errno != errno.ELOOP:
+                raise
+            raise FileExistsError(errno.EEXIST, f"{lock_path!r} is a symbolic link, not a "
+                                  f"lock file, but has the lock's name: rename it") from None
         try:  # (the descriptor is closed, so the lock released, whatever stops this)
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             # The holder before may have removed the file (:func:`unlock`) after this one
@@ -314,9 +321,10 @@ def unlock(lock):
     if lock is None:
         return
     fd, lock_path = lock
-    _pending.discard(lock_path)
-    try:
+    try:  # (removed while still held, so that no run takes a lock on a removed file)
+        _pending.discard(lock_path)
         os.unlink(lock_path)
     except OSError:
         pass
-    os.close(fd)  # releases the lock
+    finally:
+        os.close(fd)  # releases the lock, whatever stops the removal

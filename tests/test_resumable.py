@@ -1025,6 +1025,11 @@ def test_a_file_with_the_lock_files_name_is_kept(tmp_path, monkeypatch):
         nq.count_solutions(12, checkpoint="x")
     assert (tmp_path / ".x.lock").read_bytes() == before
     assert sorted(os.listdir(tmp_path)) == [".x.lock"]
+    # a link of that name to a missing file: the file was created, and left behind
+    os.symlink(tmp_path / "nowhere", tmp_path / ".y.lock")
+    with pytest.raises(CheckpointError, match="is a symbolic link, not a lock file"):
+        nq.count_solutions(12, checkpoint="y")
+    assert sorted(os.listdir(tmp_path)) == [".x.lock", ".y.lock"]
 
 
 def _resume_edited(tmp_path, monkeypatch, edit):
