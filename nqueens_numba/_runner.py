@@ -281,11 +281,12 @@ class Tracker:
         else:
             self.bar.refresh()
 
-    def interrupted(self):
-        """The ``KeyboardInterrupt`` to raise: how far the count got, and how to resume."""
+    def interrupted(self, why="interrupted"):
+        """The ``KeyboardInterrupt`` to raise: how far the count got, and how to resume
+        (``why``: how it ended, for another error's message)."""
         going = len(self._in_progress())
         done = int(self.done.sum())
-        count = f"count of n={self.n}{self.keywords}{self.where} interrupted"
+        count = f"count of n={self.n}{self.keywords}{self.where} {why}"
         message = (f"{count} after {done:,} of {len(self.done):,} subproblems"
                    if done < len(self.done) else
                    f"{count} once all {done:,} subproblems were counted")

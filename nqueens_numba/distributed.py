@@ -24,6 +24,7 @@ import warnings
 import numpy as np
 
 from . import _device, _runner, _split, _validate, config
+from ._kernels._loading import interrupts_deferred
 from .board import board_of
 from .constraints import check_constraints
 from .counting import run_plan
@@ -299,14 +300,34 @@ def _run_gpu_batches(client, split, tracker, n_batches, workers):
             tasks[future] = batch
     try:
         for future in _as_they_finish(client, as_completed(list(tasks)), tracker):
-            tracker.finish(tasks.pop(future), future.result())
+            counts = future.result()
+            with interrupts_deferred(_DEFERRED):  # (recorded whole)
+                tracker.finish(tasks.pop(future), counts)
             tracker.tick()
-    except KeyboardInterrupt:
+    except BaseException as exc:  # (nothing runs on: a Ctrl-C, a task's error, a warning)
         client.cancel(list(tasks))
-        raise tracker.interrupted() from None
-    except BaseException:  # (a task's error, a warning made an error: nothing runs on)
-        client.cancel(list(tasks))
-        raise
+        raise _stopped_by(exc, tracker) from None
+
+
+#: What a Ctrl-C deferred while a result is recorded raises (the count says the rest).
+_DEFERRED = "interrupted"
+
+
+def _stopped_by(exc, tracker):
+    """The error that ends a Dask count stopped by ``exc``: the tracker's interruption for a
+    Ctrl-C; a ``RuntimeError`` saying how far it got for tasks that the cluster cancelled
+    (a restart, a scheduler lost, a closed client: Dask's own error named none of that);
+    else ``exc``."""
+    from concurrent.futures import CancelledError
+
+    if isinstance(exc, KeyboardInterrupt):
+        return tracker.interrupted()
+    if isinstance(exc, CancelledError):
+        why = str(exc).rpartition("reason: ")[2].rstrip(".") if "reason: " in str(exc) else ""
+        stopped = tracker.interrupted("stopped: the Dask cluster cancelled its tasks"
+                                      + (f" ({why})" if why else ""))
+        return RuntimeError(str(stopped))
+    return exc
 
 
 #: The counts stopped by their client (a token each): the tasks that workers in the client's
@@ -366,36 +387,35 @@ def _run_batches(client, split, tracker, n_batches, threads):
         tasks[future] = (indices, key)
         running.add(future)
 
-    pending = tracker.pending
-    for batch in np.array_split(pending, max(1, min(n_batches, len(pending)))):
-        if len(batch):
-            submit(batch, job.piece(batch[0]), None)
-    for key, search in tracker.resumed:  # searches in progress that a checkpoint saved
-        submit(np.array([search.index]), search, key)
     try:
+        pending = tracker.pending
+        for batch in np.array_split(pending, max(1, min(n_batches, len(pending)))):
+            if len(batch):
+                submit(batch, job.piece(batch[0]), None)
+        for key, search in tracker.resumed:  # searches in progress that a checkpoint saved
+            submit(np.array([search.index]), search, key)
         for future in _as_they_finish(client, running, tracker):
-            indices, key = tasks.pop(future)
             counts, done, search = future.result()
-            key = tracker.report(indices, key, counts, done, search)
-            rest = indices[done:]
-            if len(rest):
-                if len(tasks) + 1 < threads:  # idle threads: cut this batch in two
-                    if len(rest) > 1:
-                        submit(rest[1:], job.piece(rest[1]), None)
-                        rest = rest[:1]
-                    elif search.started:
-                        with tracker.lock:
-                            new = search.split()
-                            if new is not None:
-                                tracker.update(key, search)
-                                submit(rest, new, tracker.add(new))
-                submit(rest, search, key)
+            # A result is recorded whole: a Ctrl-C between a search's two halves (the one
+            # kept, the one given away) saved the first alone, and a resume lost the other.
+            with interrupts_deferred(_DEFERRED):
+                indices, key = tasks.pop(future)
+                key = tracker.report(indices, key, counts, done, search)
+                rest = indices[done:]
+                if len(rest):
+                    if len(tasks) + 1 < threads:  # idle threads: cut this batch in two
+                        if len(rest) > 1:
+                            submit(rest[1:], job.piece(rest[1]), None)
+                            rest = rest[:1]
+                        elif search.started:
+                            with tracker.lock:
+                                new = search.split()
+                                if new is not None:
+                                    tracker.update(key, search)
+                                    submit(rest, new, tracker.add(new))
+                    submit(rest, search, key)
             tracker.tick()
-    except KeyboardInterrupt:
+    except BaseException as exc:  # (nothing runs on: a Ctrl-C, a task's error, a warning)
         _stopped.add(token)
         client.cancel(list(tasks))
-        raise tracker.interrupted() from None
-    except BaseException:  # (a task's error, a warning made an error: nothing runs on)
-        _stopped.add(token)
-        client.cancel(list(tasks))
-        raise
+        raise _stopped_by(exc, tracker) from None

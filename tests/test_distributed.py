@@ -1,6 +1,7 @@
 """Counting on a Dask LocalCluster: same totals as locally, worker loss, checkpoints."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -331,6 +332,64 @@ def test_a_count_left_without_workers_says_so_and_goes_on_when_one_joins(monkeyp
                 assert "total" not in result and not nq.checkpoint.status(path)["complete"]
         c.wait_for_workers(1)
         assert dist.count_solutions(c, 17, checkpoint=path) == 95815104
+
+
+def test_a_ctrl_c_while_a_search_is_cut_in_two_saves_both_halves(client, tmp_path,
+                                                                 monkeypatch):
+    """A Ctrl-C between the two records of a search cut in two for an idle worker (the half
+    kept, the half given away) saved the first alone: the resumed count lost the other
+    (1,326,014 superqueens of n = 17, not 1,330,622). A result is now recorded whole. (One
+    subproblem, a pre-placed queen's, on two workers: the first task to return is cut.)"""
+    import signal
+
+    from nqueens_numba import _pieces, _runner
+
+    path = tmp_path / "run.json"
+    kwargs = dict(preplaced={0: 7}, prefix_depth=1, checkpoint=path)
+    monkeypatch.setattr(config, "DASK_TASK_SECONDS", 0.02)
+    cut, signalled = [], []
+    split, update = _pieces.Piece.split, _runner.Tracker.update
+
+    def cut_in_two(self):
+        new = split(self)
+        cut.append(new is not None)
+        return new
+
+    def updated(self, key, piece):
+        update(self, key, piece)
+        if cut and cut[-1] and not signalled:
+            signalled.append(1)
+            signal.raise_signal(signal.SIGINT)  # (as a Ctrl-C: a handler between two lines)
+
+    monkeypatch.setattr(_pieces.Piece, "split", cut_in_two)
+    monkeypatch.setattr(_runner.Tracker, "update", updated)
+    with pytest.raises(KeyboardInterrupt, match="more in progress"):
+        dist.count_solutions(client, 16, **kwargs)
+    monkeypatch.undo()
+    assert signalled
+    assert nq.count_solutions(16, **kwargs) == nq.count_solutions(16, preplaced={0: 7})
+
+
+def test_a_count_whose_tasks_the_cluster_cancels_says_so(tmp_path):
+    """A restart, a lost scheduler or a closed client cancel the tasks: Dask's error named
+    none of that, nor the checkpoint that keeps what was done."""
+    from distributed.client import FutureCancelledError
+
+    from nqueens_numba import _runner, _split
+    from nqueens_numba.checkpoint import Checkpoint
+
+    split = _split.count_split(12, "symmetric", 1)
+    with Checkpoint(tmp_path / "run.json", split.checkpoint_id, split.width) as opened:
+        tracker = _runner.Tracker(split, opened, where=" on Dask")
+        error = dist._stopped_by(FutureCancelledError("_advance-1f", "scheduler-restart"),
+                                 tracker)
+    assert isinstance(error, RuntimeError)
+    assert re.fullmatch(r"count of n=12 on Dask stopped: the Dask cluster cancelled its tasks "
+                        r"\(scheduler-restart\) after 0 of \d+ subproblems; progress saved to "
+                        r"'.*run\.json': call again with the same arguments to resume",
+                        str(error)), str(error)
+    other = ValueError("a task's own error")
+    assert dist._stopped_by(other, tracker) is other
 
 
 def test_malformed_scheduler_address_is_named():

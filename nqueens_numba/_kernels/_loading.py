@@ -47,13 +47,15 @@ _deferring = {"active": False}
 
 
 @contextmanager
-def interrupts_deferred():
+def interrupts_deferred(said="interrupted while the package loaded (it loaded whole: the "
+                                "next call works)"):
     """While inside (in the main thread), Ctrl-C waits: numba and the kernels' modules load
-    whole, and the interruption is raised once they have. An import cut short leaves a
-    module half made, after which every later call of the process fails (RecursionError,
-    "module 'numba' has no attribute 'core'", "cannot load module more than once per
-    process"). Nested uses defer once; a SIGINT handler that is not a Python function
-    (ignored, default) is left alone."""
+    whole, and the interruption is raised once they have (``KeyboardInterrupt(said)`` where
+    the handler is Python's own). An import cut short leaves a module half made, after
+    which every later call of the process fails (RecursionError, "module 'numba' has no
+    attribute 'core'", "cannot load module more than once per process"). Other uses: a
+    record that must change whole. Nested uses defer once; a SIGINT handler that is not a
+    Python function (ignored, default) is left alone."""
     if (_deferring["active"] or threading.current_thread() is not threading.main_thread()
             or not callable(signal.getsignal(signal.SIGINT))):
         yield
@@ -68,8 +70,7 @@ def interrupts_deferred():
         signal.signal(signal.SIGINT, previous)
     if came:  # (not when the loading failed: its error is raised instead)
         if previous is signal.default_int_handler:
-            raise KeyboardInterrupt("interrupted while the package loaded (it loaded whole: "
-                                    "the next call works)")
+            raise KeyboardInterrupt(said)
         previous(came[0], None)
 
 
