@@ -74,8 +74,9 @@ def connect(address, *, timeout=10):
     if address == "local":
         # (a port of its own for the scheduler's web server, which takes 8787 by default
         # even without a dashboard, and logs when another cluster runs there)
-        cluster = LocalCluster(threads_per_worker=1, processes=False,
-                               dashboard_address="127.0.0.1:0")
+        # (workers in this process: Dask makes one unless told how many)
+        cluster = LocalCluster(n_workers=_validate.threads(None), threads_per_worker=1,
+                               processes=False, dashboard_address="127.0.0.1:0")
         client = Client(cluster)
         client.nqueens_cluster = cluster  # closed with the client by the caller
         return client

@@ -470,3 +470,16 @@ def test_a_local_cluster_takes_a_free_port_quietly(capfd):
         taken.close()
     out, err = capfd.readouterr()
     assert out.strip() == "724" and "8787" not in err and "Port" not in err, err
+
+
+def test_a_local_cluster_has_a_worker_per_core():
+    """``connect("local")`` (``--scheduler local``) made one worker (Dask's choice for
+    workers in its process): one core counted, where its docstring says one per core."""
+    from nqueens_numba import _validate
+
+    client = dist.connect("local")
+    try:
+        assert list(client.nthreads().values()) == [1] * _validate.threads(None)
+    finally:
+        client.close()
+        client.nqueens_cluster.close()
