@@ -18,6 +18,7 @@ Dask is imported only when these functions run: install the ``dask`` extra
 (``pip install "nqueens_numba[dask]"``).
 """
 import secrets
+import sys
 import time
 import warnings
 
@@ -276,10 +277,13 @@ def _as_they_finish(client, running, tracker):
             since = now
         elif now - since >= seconds:
             said = True
-            warnings.warn(f"count of n={tracker.n}{tracker.keywords} on Dask: the cluster has "
-                          f"had no worker for {seconds:g} s; the count waits for one to join "
-                          f"(Ctrl-C stops it; a checkpoint keeps what is done)", RuntimeWarning,
-                          stacklevel=2)
+            # (a registry of its own: said for every count, where Python's default says
+            # a warning once per place and words, so once a process)
+            warnings.warn_explicit(
+                f"count of n={tracker.n}{tracker.keywords} on Dask: the cluster has had no "
+                f"worker for {seconds:g} s; the count waits for one to join (Ctrl-C stops "
+                f"it; a checkpoint keeps what is done)", RuntimeWarning, __file__,
+                sys._getframe().f_lineno, module=__name__, registry={})
 
 
 def _run_gpu_batches(client, split, tracker, n_batches, workers):
