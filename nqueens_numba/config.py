@@ -308,7 +308,7 @@ def _check(name, value):
                              f"and cannot be changed; got {value}")
         if high == _INT64_MAX and value > high:
             raise ValueError(f"config.{name} must be at most 2**63 - 1 (an int64), got {value}")
-        if not (value if low is None else low) <= value <= (value if high is None else high):
+        if (low is not None and value < low) or (high is not None and value > high):
             raise ValueError(f"config.{name} must be {low} or more"
                              + ("" if high in (None, _INT64_MAX) else f", at most {high}")
                              + f", got {value}")

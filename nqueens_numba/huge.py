@@ -53,9 +53,10 @@ FIND_BYTES_PER_ROW = 85
 _BLOCK = 1 << 20
 
 
-def _check_huge_n(n):
+def _check_huge_n(n, board=QUEEN):
+    """``n`` validated, ``0 <= n <= MAX_HUGE_N``, for a board that has solutions there."""
     n = _validate.in_range(n, "n", 0, MAX_HUGE_N)
-    QUEEN.require_solutions(n)
+    board.require_solutions(n)  # (the torus says its own reason: none for n = 2, 3 either)
     return n
 
 
@@ -120,9 +121,7 @@ def construct(n, *, torus=False):
     array([0, 2, 4, 6, 1, 3, 5], dtype=int8)
     """
     board = board_of("queen", torus)
-    n = _validate.in_range(n, "n", 0, MAX_HUGE_N)
-    board.require_solutions(n)  # (the torus's reason first: it has none for n = 2, 3 either)
-    n = _check_huge_n(n)
+    n = _check_huge_n(n, board)
     dtype = _validate.placement_dtype(n)
     _validate.working_memory(n * np.dtype(dtype).itemsize + 3 * 8 * min(n, _BLOCK),
                              f"construct({n:,}{board.keywords})")
