@@ -219,9 +219,10 @@ def run_plan(plan, executor, *, progress=False, checkpoint=None, save_every=None
         # raise).
         Checkpoint(checkpoint, split_record(plan.n, plan.method, 0, np.zeros((0, 3))),
                    1).close()
-    if plan.engine != "split":
+    if plan.engine != "split":  # (in this process: on no more threads than it has)
         with _progress.interruption_says(_lost(plan)):
-            return _ENGINES[plan.engine](plan, executor.threads, progress)
+            return _ENGINES[plan.engine](plan, min(executor.threads, _validate.threads(None)),
+                                         progress)
     if plan.device == "cpu":  # the estimate is of this machine's CPU time
         warn_if_long(plan, executor.threads, checkpoint is not None)
     results = _runner.execute(plan.split, executor, progress=progress, checkpoint=checkpoint,
@@ -397,7 +398,8 @@ def warn_if_long(plan, n_threads, checkpointed):
     past the tabulated totals by ``config.TOTAL_GROWTH_PAST_TABLE`` an order."""
     n, split, constraints = plan.n, plan.split, plan.split.constraints
     cost = config.VARIANT_COST.get(plan.board.name)
-    if not len(split.states) or (cost is None and (plan.known or 2**64) < _NEVER_LONG):
+    if not len(split.states) or (cost is None and plan.known is not None
+                                           and plan.known < _NEVER_LONG):
         return
     advice = ("its checkpoint keeps the progress" if checkpointed else
               "pass checkpoint=FILE to stop and resume it")

@@ -82,6 +82,22 @@ def test_split_and_batches_do_not_change_the_total(client, depth, tasks):
         A000170[13]
 
 
+def test_counts_without_a_split_on_a_cluster_larger_than_this_machine():
+    """Boards whose solutions are enumerated and classified (n <= 6, a torus's fundamental
+    count) run in this process, on no more threads than it has, however many the cluster
+    has."""
+    from nqueens_numba import _validate
+
+    threads = _validate.threads(None) + 2
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=threads, processes=False,
+                                  dashboard_address="127.0.0.1:0") as cluster, \
+            distributed.Client(cluster) as c:
+        assert dist.count_solutions(c, 6, method="symmetric") == A000170[6]
+        assert dist.count_solutions(c, 6, fundamental=True) == A002562[6]
+        assert (dist.count_solutions(c, 7, torus=True, fundamental=True)
+                == nq.count_solutions(7, torus=True, fundamental=True))
+
+
 def test_validation(client):
     with pytest.raises(ValueError, match="tasks_per_worker"):
         dist.count_solutions(client, 10, tasks_per_worker=0)

@@ -725,6 +725,19 @@ def test_a_count_of_more_than_a_day_says_so(monkeypatch):
                      True)
 
 
+def test_a_board_without_solutions_is_never_long(monkeypatch):
+    """A tabulated total of 0 (n = 2, 3) is known: no count's time is measured to warn."""
+    from nqueens_numba import counting
+
+    def measured(*args, **kwargs):
+        raise AssertionError(f"a count's time was measured: {args}")
+
+    monkeypatch.setattr(counting, "estimated_cpu_seconds", measured)
+    for n in (2, 3):
+        assert nq.count_solutions(n, prefix_depth=1, method="halving") == 0
+        assert nq.count_solutions(n, n_threads=1) == 0
+
+
 def test_a_constrained_count_of_more_than_a_day_says_so(monkeypatch):
     """Scaled by the share of the search the constraints leave: the whole of it with no
     square blocked, too little of it to say anything with eight queens placed."""
