@@ -21,7 +21,7 @@ TAIL_SOLUTIONS = 24
 TORUS = 1
 KNIGHT = 2
 
-#: With ``TORUS``, the count by least steps (``bitboard``'s counts and prefixes only): the
+#: With ``TORUS``, the count by least steps (``count``'s counts and prefixes only): the
 #: *steps* of a toroidal solution are ``d_i = q_{i+1} - q_i mod n`` (``q_n = q_0``), which
 #: the row shifts rotate and the mirror ``c -> -c`` negates. A subproblem has its first-row
 #: queen in column 0 and its second-row queen in column ``m = d_0 <= (n - 1) / 2``; every
