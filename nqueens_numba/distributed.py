@@ -25,6 +25,7 @@ import warnings
 import numpy as np
 
 from . import _device, _runner, _split, _validate, config
+from ._enumerating import keywords
 from ._kernels._loading import interrupts_deferred
 from .board import board_of
 from .constraints import check_constraints
@@ -33,11 +34,38 @@ from .counting import run_plan
 __all__ = ["count_solutions", "connect", "gpu_workers"]
 
 
-def _total_threads(client):
-    threads = sum(client.nthreads().values())
-    if threads < 1:
-        raise RuntimeError("the Dask cluster has no workers")
-    return threads
+def _threads_when_one_joins(client, what):
+    """The threads of the cluster's workers. While it has none (a cluster just started, its
+    workers not yet joined), the calling thread waits for one, looking twice a second, and
+    says so after ``config.DASK_NO_WORKER_SECONDS`` (:func:`_say_no_worker`). ``what``: the
+    count, as its messages name it (``"count of n=17"``)."""
+    since = time.monotonic()
+    said = False
+    try:
+        while True:
+            threads = sum(client.nthreads().values())
+            if threads:
+                return threads
+            if not said and time.monotonic() - since >= config.DASK_NO_WORKER_SECONDS:
+                said = True
+                _say_no_worker(what, "")
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        raise KeyboardInterrupt(f"{what} on Dask interrupted before it started, while the "
+                                f"cluster had no worker: nothing was counted") from None
+
+
+def _say_no_worker(what, kept):
+    """Warn (``RuntimeWarning``) that the count ``what`` waits for a worker to join, the
+    cluster having had none for ``config.DASK_NO_WORKER_SECONDS``; ``kept``: what keeps the
+    work done (``"; a checkpoint keeps what is done"``), if any. The warning has a registry
+    of its own: it is said for every count, where Python's default says a warning once per
+    place and words, so once a process."""
+    warnings.warn_explicit(
+        f"{what} on Dask: the cluster has had no worker for "
+        f"{config.DASK_NO_WORKER_SECONDS:g} s; the count waits for one to join (Ctrl-C "
+        f"stops it{kept})", RuntimeWarning, __file__, sys._getframe().f_lineno,
+        module=__name__, registry={})
 
 
 def connect(address, *, timeout=10):
@@ -102,7 +130,8 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
     thread; each batch runs the split's compiled counting kernel (the symmetric search,
     mirror halving, or the count with allowed squares) as a Dask task. Give
     each worker as many threads as it has cores (``dask worker --nthreads``): every task is
-    one thread.
+    one thread. A cluster without workers (just started) is waited for, as a count left
+    without them is: a ``RuntimeWarning`` after ``config.DASK_NO_WORKER_SECONDS`` says so.
 
     Parameters
     ----------
@@ -152,8 +181,8 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
         As :func:`nqueens_numba.count_solutions`; ``client`` must be a
         ``distributed.Client`` and ``tasks_per_worker`` a positive integer.
     RuntimeError
-        If the client is closed, the cluster has no workers, or with ``device="cuda"`` no
-        worker with a usable GPU (the message gives each worker's reason).
+        If the client is closed, or with ``device="cuda"`` no worker with a usable GPU
+        (the message gives each worker's reason).
 
     Examples
     --------
@@ -177,9 +206,11 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
     checkpoint, checkpoint_every = _validate.checkpointing(checkpoint, checkpoint_every)
     cons = check_constraints(n, preplaced, blocked)
     device = _device.check_device(device)
+    board = board_of(piece, torus)
+    threads = _threads_when_one_joins(client, f"count of n={n}{keywords(board, cons)}")
     gpus = gpu_workers(client, required=device == "cuda") if device != "cpu" else []
-    executor = DaskBatches(client, tasks_per_worker, gpus)
-    plan = _split.plan_count(n, board_of(piece, torus),
+    executor = DaskBatches(client, tasks_per_worker, gpus, threads)
+    plan = _split.plan_count(n, board,
                              result="fundamental" if fundamental else "total", method=method,
                              constraints=cons, prefix_depth=prefix_depth,
                              n_threads=executor.threads, checkpoint=checkpoint,
@@ -221,15 +252,17 @@ class DaskBatches:
     ----------
     client : distributed.Client
     tasks_per_worker : int
-    gpus : list of str, optional
+    gpus : list of str or None
         The addresses of workers with a GPU: the batches run there, on the GPU kernels
         (:func:`nqueens_numba._gpu.count_states`); ``None``: on the workers' threads.
+    threads : int
+        The threads of the cluster's workers (the split is sized for them).
     """
 
-    def __init__(self, client, tasks_per_worker, gpus=None):
+    def __init__(self, client, tasks_per_worker, gpus, threads):
         self.client = client
         self.tasks_per_worker = tasks_per_worker
-        self.threads = _total_threads(client)
+        self.threads = threads
         self.gpus = gpus
 
     @property
@@ -257,7 +290,6 @@ def _as_they_finish(client, running, tracker):
     (and lets ``tracker`` save and draw): a cluster that has had no worker for
     ``config.DASK_NO_WORKER_SECONDS`` says so (``RuntimeWarning``, once a count), where its
     tasks would wait for one to join without a word (its only worker lost, scaled to none)."""
-    seconds = config.DASK_NO_WORKER_SECONDS
     since = looked = None
     said = False
     while not running.is_empty():
@@ -275,15 +307,10 @@ def _as_they_finish(client, running, tracker):
             since = None
         elif since is None:
             since = now
-        elif now - since >= seconds:
+        elif now - since >= config.DASK_NO_WORKER_SECONDS:
             said = True
-            # (a registry of its own: said for every count, where Python's default says
-            # a warning once per place and words, so once a process)
-            warnings.warn_explicit(
-                f"count of n={tracker.n}{tracker.keywords} on Dask: the cluster has had no "
-                f"worker for {seconds:g} s; the count waits for one to join (Ctrl-C stops "
-                f"it; a checkpoint keeps what is done)", RuntimeWarning, __file__,
-                sys._getframe().f_lineno, module=__name__, registry={})
+            _say_no_worker(f"count of n={tracker.n}{tracker.keywords}",
+                           "; a checkpoint keeps what is done")
 
 
 def _run_gpu_batches(client, split, tracker, n_batches, workers):

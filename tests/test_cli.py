@@ -1,6 +1,7 @@
 import io
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -328,6 +329,13 @@ def test_profile(capsys):
     est = nq.search_profile(10, samples=5000, seed=2)
     assert lines[0] == "depth estimate stderr" and len(lines) == 12
     assert [float(line.split()[1]) for line in lines[1:]] == pytest.approx(est.value, rel=1e-6)
+    # Without --seed, the seed drawn is said on stderr (the table stays as it is), and repeats
+    assert main(["profile", "10", "--samples", "5000"]) == 0
+    drawn = capsys.readouterr()
+    seed = re.fullmatch(r"nqueens: seed (\d+) \(--seed \1 repeats this profile\)\n",
+                        drawn.err)[1]
+    assert main(["profile", "10", "--samples", "5000", "--seed", seed]) == 0
+    assert capsys.readouterr() == (drawn.out, "")
 
 
 def test_a_signal_swallowed_by_a_finaliser_still_stops_the_run_quietly(monkeypatch, capsys):

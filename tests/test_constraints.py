@@ -275,8 +275,9 @@ def test_cli_blocked_is_read_once_given_once_and_may_be_0_and_1(tmp_path, capsys
             (["--blocked", str(tmp_path / "f.npy")], "holds float64 values: expected booleans"),
             (["--blocked", str(tmp_path / "two.npy")],  # (it named the dtype, as for floats)
              "holds 2 at row 0, column 0: expected 0 and 1 only"),
-            (["--blocked", str(tmp_path / "b7.npy")],
-             "an array of shape (7, 7), not (8, 8) for n = 8"),
+            (["--blocked", str(tmp_path / "b7.npy")],  # (read, it said "cannot read")
+             f"--blocked {str(tmp_path / 'b7.npy')!r} holds an array of shape (7, 7), not "
+             f"(8, 8) for n = 8"),
             (["--blocked", str(tmp_path / "b.npy"), "--blocked", str(tmp_path / "i.npy")],
              "argument --blocked: given twice")]:
         with pytest.raises(SystemExit) as info:

@@ -304,6 +304,42 @@ def test_dask_tasks_return_their_search_in_progress(client, tmp_path, monkeypatc
     assert max(saved) >= 1 and saved[-1] == 0
 
 
+def test_a_count_on_a_cluster_without_workers_yet_waits_for_one(monkeypatch):
+    """A cluster just started, its workers not yet joined: the count waited for none and
+    raised "the Dask cluster has no workers". It waits, says so after
+    config.DASK_NO_WORKER_SECONDS, and counts on the workers that join; with warnings made
+    errors it stops there, before anything is submitted."""
+    import warnings
+
+    monkeypatch.setattr(config, "DASK_NO_WORKER_SECONDS", 0.5)
+    with make_cluster(n_workers=0, processes=False) as cluster, distributed.Client(cluster) as c:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(RuntimeWarning, match=r"count of n=12, preplaced=\{0: 3\} on "
+                               r"Dask: the cluster has had no worker for 0.5 s; the count "
+                               r"waits for one to join \(Ctrl-C stops it\)$"):
+                dist.count_solutions(c, 12, preplaced={0: 3})
+        result = {}
+
+        def count():
+            with warnings.catch_warnings(record=True) as said:
+                warnings.simplefilter("always")
+                result["total"] = dist.count_solutions(c, 12, preplaced={0: 3})
+            result["said"] = [str(w.message) for w in said]
+
+        counting = threading.Thread(target=count)
+        counting.start()
+        time.sleep(1.5)
+        assert counting.is_alive()
+        cluster.scale(2)
+        counting.join(timeout=60)
+        assert not counting.is_alive()
+    assert result["total"] == nq.count_solutions(12, preplaced={0: 3})
+    assert result["said"] == ["count of n=12, preplaced={0: 3} on Dask: the cluster has had "
+                              "no worker for 0.5 s; the count waits for one to join (Ctrl-C "
+                              "stops it)"]
+
+
 @pytest.mark.slow
 def test_a_count_left_without_workers_says_so_and_goes_on_when_one_joins(monkeypatch,
                                                                           tmp_path):

@@ -5,6 +5,7 @@ import secrets
 
 from .. import _enumerating, config, estimation
 from ..board import board_of
+from .messages import say
 from .stop import stop_if_signalled
 
 
@@ -58,8 +59,11 @@ def _interval(low, high, stderr):
 
 def print_profile(args, out):
     """``nqueens profile``: the nodes of the backtrack tree at each depth, counted, or
-    estimated with ``--samples``."""
-    result = estimation.search_profile(args.n, samples=args.samples, seed=args.seed,
+    estimated with ``--samples`` (the seed drawn here when none is given, and said on stderr
+    after the table, so that the estimate can be repeated with ``--seed``)."""
+    drawn = args.samples is not None and args.seed is None
+    seed = secrets.randbits(32) if drawn else args.seed
+    result = estimation.search_profile(args.n, samples=args.samples, seed=seed,
                                        n_threads=args.threads, progress=args.progress,
                                        piece=args.piece, torus=args.torus)
     stop_if_signalled()
@@ -70,3 +74,6 @@ def print_profile(args, out):
     out.write("depth estimate stderr\n")
     out.write("".join(f"{k} {value:.7g} {stderr:.3g}\n"
                       for k, (value, stderr) in enumerate(zip(result.value, result.stderr))))
+    if drawn:  # (not in the table, which stays one row a depth)
+        out.flush()
+        say(f"seed {seed} (--seed {seed} repeats this profile)")

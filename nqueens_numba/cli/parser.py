@@ -211,8 +211,8 @@ def build_parser():
     probes = argparse.ArgumentParser(add_help=False)
     probes.add_argument("--seed", "-s", type=int, default=None, metavar="K",
                         help="seed of the random probes (the same seed and samples give the "
-                        "same result for any --threads; estimate prints the seed it draws "
-                        "when none is given)")
+                        "same result for any --threads; the seed drawn when none is given is "
+                        "printed: estimate's on stdout, profile's on stderr)")
     probes.add_argument("--progress", action="store_true",
                         help="show a progress bar on stderr")
     estimate = _command(

@@ -69,6 +69,11 @@ class Once(argparse.Action):
         setattr(namespace, self.dest, values)
 
 
+class _NotAMask(ValueError):
+    """A ``.npy`` file that reads, but holds no mask of the board (its words say what it
+    holds)."""
+
+
 def load_blocked(path, n):
     """The ``--blocked`` array read from ``path`` (``None`` for no ``--blocked``): an
     ``(n, n)`` array of booleans (``n``: the board order, at most 63). An array of integers 0
@@ -88,6 +93,8 @@ def load_blocked(path, n):
     try:
         with open(path, "rb") as file:
             blocked = _read_npy(file, n)
+    except _NotAMask as exc:  # (read, but not a mask of this board)
+        raise ValueError(f"--blocked {path!r} holds {exc}") from None
     except (OSError, ValueError, EOFError) as exc:  # (EOFError: a truncated .npy)
         raise ValueError(f"cannot read --blocked {path!r}: {exc}") from None
     if blocked.dtype.kind in "iu":  # (0 and 1, as numpy.save writes an integer mask)
@@ -120,9 +127,9 @@ def _read_npy(file, n):
     else:
         raise ValueError(f"a .npy file of format version {version} (numpy.save writes 1.0)")
     if dtype.hasobject:
-        raise ValueError("it holds Python objects, not booleans")
+        raise _NotAMask("Python objects, not booleans")
     if tuple(shape) != (n, n):
-        raise ValueError(f"an array of shape {tuple(shape)}, not ({n}, {n}) for n = {n}")
+        raise _NotAMask(f"an array of shape {tuple(shape)}, not ({n}, {n}) for n = {n}")
     count = n * n
     data = file.read(count * dtype.itemsize)
     if len(data) != count * dtype.itemsize:
