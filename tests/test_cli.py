@@ -309,6 +309,10 @@ def test_estimate(capsys):
     assert len({end.partition(".")[2].__len__() for end in ends}) == 1, ends
     assert fields["samples"] == "20000" and fields["seed"] == "4"
     assert fields["exact"] == "14200 (OEIS A000170)"
+    from nqueens_numba.cli.explore import _interval  # (past 10^7: 7 digits, zeros too)
+
+    assert _interval(38846104613.7, 39196220001.0, 1e8) == "3.884610e+10 .. 3.919622e+10"
+    assert _interval(9_999_990.0, 10_000_010.0, 5.0) == "9.999990e+06 .. 1.000001e+07"
     assert main(["estimate", "40", "--samples", "1000", "--seed", "1"]) == 0
     assert "exact" not in capsys.readouterr().out
     # scientific notation, and an estimate without an error bar
