@@ -138,10 +138,12 @@ DASK_NO_WORKER_SECONDS = 10.0
 #: Squares a subproblem's enumeration tries between checks for cancellation (about 0.1 s).
 STEP_BUDGET = 1 << 24
 
-#: Units of work of one call of the min-conflicts search (``find_solution``): a loop's turn
-#: or a swap tried, a few hundredths of a second, after which the call returns so that
-#: Ctrl-C stops it.
-LOCAL_SEARCH_BUDGET = 1 << 22
+#: Most units of work of one call of the min-conflicts search (``find_solution``): a loop's
+#: turn or a swap tried, after which the call returns so that Ctrl-C stops it. A unit is a
+#: random access to arrays of ``2 n`` ints: a nanosecond while they fit in the processor's
+#: caches, 0.3 microseconds past them (n = 10^8), so calls are sized by their time too, for
+#: a tenth of a second each, within this.
+LOCAL_SEARCH_BUDGET = 1 << 19
 
 #: Subproblems being enumerated ahead of the one whose rows are consumed, per thread, when
 #: streaming (``iter_solutions``) and in ``solve``. Bounds the memory held for out-of-order

@@ -256,22 +256,33 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
     steps = (50 * n + 10**6 if max_steps is None
              else _validate.in_range(max_steps, "max_steps", 0, 2**63 - 1))
     _validate.working_memory(FIND_BYTES_PER_ROW * n, f"find_solution({n:,})")
-    fixed = np.full(n, -1, dtype=np.int64) if preplaced is None else preplaced_array(preplaced, n)
+    call = f"find_solution({n}{'' if preplaced is None else ', preplaced=...'})"
+    with interruption_says(f"{call} interrupted: nothing is returned"):
+        fixed, start, free_rows = _start(n, preplaced)
+        dtype = _validate.placement_dtype(n)
+        if len(free_rows) == 0 or n == 1:
+            return start.astype(dtype)
+        _check_completable(n, fixed, free_rows)
+        return _search(n, fixed, start, free_rows, seed, steps, preplaced is None).astype(dtype)
+
+
+def _start(n, preplaced):
+    """Where :func:`find_solution` of ``n`` starts: ``(fixed, start, free_rows)``, the
+    pre-placed queens (``(n,)`` int64, -1 for a free row), a permutation that keeps them
+    (any: the search shuffles the free rows), and the free rows (int64). Each array is made
+    by a call or two of NumPy: a Ctrl-C stops the making between them (each a fraction of a
+    second at n = 10^8)."""
+    if preplaced is None:
+        rows = np.arange(n, dtype=np.int64)
+        return np.full(n, -1, dtype=np.int64), rows, rows.copy()
+    fixed = preplaced_array(preplaced, n)
     check_no_attacks(fixed)
-    dtype = _validate.placement_dtype(n)
-    if n == 0:
-        return np.empty(0, dtype=dtype)
-    free_rows = np.flatnonzero(fixed < 0).astype(np.int64)
+    free_rows = np.flatnonzero(fixed < 0).astype(np.int64, copy=False)
     used = np.zeros(n, dtype=bool)
     used[fixed[fixed >= 0]] = True
     start = fixed.copy()
-    start[free_rows] = np.flatnonzero(~used)  # any permutation; the search shuffles it
-    if len(free_rows) == 0 or n == 1:
-        return start.astype(dtype)
-    _check_completable(n, fixed)
-    call = f"find_solution({n}{'' if preplaced is None else ', preplaced=...'})"
-    with interruption_says(f"{call} interrupted: nothing is returned"):
-        return _search(n, fixed, start, free_rows, seed, steps, preplaced is None).astype(dtype)
+    start[free_rows] = np.flatnonzero(~used)
+    return fixed, start, free_rows
 
 
 def _search(n, fixed, start, free_rows, seed, steps, free):
@@ -303,15 +314,15 @@ def _search(n, fixed, start, free_rows, seed, steps, free):
     raise RuntimeError(f"no solution of n={n} found after {tried}: {why}")
 
 
-def _check_completable(n, fixed):
-    """``NoCompletionError`` where the pre-placed queens ``fixed`` leave a free row without a
-    square, or a free column that no free row can take: no search needed. A queen attacks
-    at most 3 squares of another row and 2 of another column, so that needs a third of the
-    rows pre-placed; boards of more than ``_CHECKED_SQUARES`` free squares are not checked."""
-    rows = np.flatnonzero(fixed >= 0)
-    free = np.flatnonzero(fixed < 0)
-    if 3 * len(rows) < n or len(free) * n > _CHECKED_SQUARES:
+def _check_completable(n, fixed, free):
+    """``NoCompletionError`` where the pre-placed queens ``fixed`` (``free``: the free rows)
+    leave a free row without a square, or a free column that no free row can take: no
+    search needed. A queen attacks at most 3 squares of another row and 2 of another column,
+    so that needs a third of the rows pre-placed; boards of more than ``_CHECKED_SQUARES``
+    free squares are not checked."""
+    if 3 * (n - len(free)) < n or len(free) * n > _CHECKED_SQUARES:
         return
+    rows = np.flatnonzero(fixed >= 0)
     allowed = np.ones((len(free), n), dtype=bool)
     allowed[:, fixed[rows]] = False
     for row, col in zip(rows.tolist(), fixed[rows].tolist()):
@@ -353,32 +364,62 @@ def _first_completion(n, fixed, seconds):
     return out[0].copy() if found else False if cursor.done else None
 
 
+#: Seconds a call of the min-conflicts kernel should take (the search is the same in calls of
+#: any size): a Ctrl-C stops the search within them.
+_CALL_SECONDS = 0.1
+
+
+def _next_budget(budget, seconds):
+    """The budget of the next call of the min-conflicts kernel, after one of ``budget`` units
+    took ``seconds``: sized for :data:`_CALL_SECONDS`, from 1,024 units up to
+    ``config.LOCAL_SEARCH_BUDGET`` (a machine slower than that assumes, or busy)."""
+    fitting = int(budget * _CALL_SECONDS / max(seconds, 1e-9))
+    return min(max(fitting, 1024), config.LOCAL_SEARCH_BUDGET)
+
+
+#: Elements of a large array written at once (:func:`_set`): a few hundredths of a second.
+_AT_ONCE = 1 << 22
+
+
+def _set(array, source):
+    """``array[:] = source`` (a scalar, or a 1-d array of the same length), a part of
+    :data:`_AT_ONCE` elements at a time: a Ctrl-C stops it between parts (one write of arrays
+    of 10^8 ints, their pages touched for the first time, took seconds out of its reach)."""
+    for begin in range(0, len(array), _AT_ONCE):
+        array[begin:begin + _AT_ONCE] = (source if np.ndim(source) == 0
+                                          else source[begin:begin + _AT_ONCE])
+
+
 def _local_search(n, start, free_rows, seed, steps):
     """Min-conflicts runs from ``start`` with restarts, within ``steps`` swap tries in all:
     ``(queens, runs)``, ``queens`` None when every run failed."""
     per_run = RESTART_STEPS + RESTART_STEPS_PER_ROW * n
-    work = (np.zeros(2 * n - 1, dtype=np.int64), np.zeros(2 * n - 1, dtype=np.int64),
-            np.zeros(n, dtype=bool), free_rows.copy(), np.empty(len(free_rows), dtype=np.int64),
-            np.zeros(8, dtype=np.int64))
+    # the work arrays of the kernel (see ``_min_conflicts``), reset for each run
+    work = (np.empty(2 * n - 1, dtype=np.int64), np.empty(2 * n - 1, dtype=np.int64),
+            np.empty(n, dtype=bool), np.empty_like(free_rows),
+            np.empty(len(free_rows), dtype=np.int64), np.empty(8, dtype=np.int64))
+    queens = np.empty_like(start)
     kernel = _kernels.entry("min_conflicts")
+    per_call = config.LOCAL_SEARCH_BUDGET
     # compiled (or loaded) apart, on a call that does nothing: then every call of a run is
     # made in this thread, whose random state the run's seed sets
-    _loading.apart(lambda: kernel(start.copy(), free_rows, seed, 0, *work, 0))
+    _loading.apart(lambda: kernel(queens, free_rows, seed, 0, *work, 0))
     runs = 0
     while True:
         budget = min(steps, per_run)
         # the first run uses ``seed`` itself; restarts draw theirs from it
         run_seed = seed if runs == 0 else int(
             np.random.SeedSequence([seed, runs]).generate_state(1)[0])
-        queens = start.copy()
+        _set(queens, start)
         for array in work[:3] + work[5:]:
-            array[:] = 0
-        work[3][:] = free_rows
+            _set(array, 0)
+        _set(work[3], free_rows)
         runs += 1
         found = -2
-        while found == -2:  # a call of config.LOCAL_SEARCH_BUDGET, so that Ctrl-C stops it
-            found = kernel(queens, free_rows, run_seed, budget, *work,
-                           config.LOCAL_SEARCH_BUDGET)
+        while found == -2:  # calls of about _CALL_SECONDS, so that Ctrl-C stops the search
+            began = time.perf_counter()
+            found = kernel(queens, free_rows, run_seed, budget, *work, per_call)
+            per_call = _next_budget(per_call, time.perf_counter() - began)
         if found >= 0:
             return queens, runs
         steps -= budget

@@ -309,6 +309,32 @@ def test_one_dtype_for_placements(n, dtype):
     assert nq.transform(np.array([1, 3, 0, 2], dtype=np.int64), "rot90").dtype == np.int64
 
 
+def test_the_min_conflicts_calls_are_sized_by_their_time(monkeypatch):
+    """A unit of the search is a random access to arrays of 2 n ints: at n = 10^8 a call of
+    the old budget (2^22 units) took up to 4 s, out of Ctrl-C's reach. Calls are sized for a
+    tenth of a second, within config.LOCAL_SEARCH_BUDGET; the arrays are written a part at a
+    time (one write of them took 2-3 s)."""
+    from nqueens_numba import huge
+
+    monkeypatch.setattr(config, "LOCAL_SEARCH_BUDGET", 1 << 19)
+    assert huge._next_budget(1 << 19, 1.0) == (1 << 19) // 10  # a tenth of the time
+    assert huge._next_budget(1000, 0.001) == 100_000  # fast: more
+    assert huge._next_budget(1000, 1e-6) == 1 << 19  # (up to the budget)
+    assert huge._next_budget(1 << 19, 1e6) == 1024  # (never below)
+    monkeypatch.setattr(config, "LOCAL_SEARCH_BUDGET", 7)
+    assert huge._next_budget(7, 0.0) == 7
+    monkeypatch.setattr(huge, "_AT_ONCE", 3)
+    array = np.arange(10, dtype=np.int64)
+    huge._set(array, 0)
+    assert array.tolist() == [0] * 10
+    huge._set(array, np.arange(10, 0, -1))
+    assert array.tolist() == list(range(10, 0, -1))
+    # the same solutions, the arrays written a part at a time
+    assert nq.is_solution(nq.find_solution(50, seed=3))
+    assert nq.is_solution(q := nq.find_solution(40, preplaced={0: 5, 7: 1}, seed=2))
+    assert q[0] == 5 and q[7] == 1
+
+
 @pytest.mark.parametrize("budget", [1, 7, 1000])
 def test_find_solution_is_the_same_in_calls_of_any_budget(monkeypatch, budget):
     """The search returns after ``config.LOCAL_SEARCH_BUDGET`` units of work, so that Ctrl-C
