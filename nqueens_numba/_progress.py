@@ -8,6 +8,7 @@ work only, and the line that says when numba compiles.
   (:func:`interruption_unsaid`: not the words of a count run for another call).
 """
 import math
+import os
 import sys
 from contextlib import contextmanager
 
@@ -94,9 +95,18 @@ def _interval(seconds):
 def _tqdm():
     """``tqdm.auto.tqdm``, imported whole: a Ctrl-C waits for the import (of asyncio, among
     others), which, cut short, would leave every later bar and enumeration of the process
-    failing (``NameError: name 'coroutines' is not defined``)."""
-    with _loading.interrupts_deferred():
-        from tqdm.auto import tqdm
+    failing (``NameError: name 'coroutines' is not defined``). ``ValueError`` naming the
+    ``TQDM_*`` environment variables when tqdm cannot read them."""
+    try:
+        with _loading.interrupts_deferred():
+            from tqdm.auto import tqdm
+    except (TypeError, ValueError) as exc:  # (its TQDM_* variables are read as it loads)
+        names = sorted(name for name in os.environ if name.startswith("TQDM_"))
+        if not names:
+            raise
+        raise ValueError(f"tqdm, which draws the progress bars, could not load: {exc} (it "
+                         f"reads options from the environment variables "
+                         f"{', '.join(names)}: check or unset them)") from None
     return tqdm
 
 

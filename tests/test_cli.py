@@ -209,6 +209,17 @@ def test_subprocess():
     assert run.returncode == 2 and "0..63" in run.stderr
 
 
+def test_a_bad_tqdm_variable_is_named():
+    """tqdm reads TQDM_* variables as it loads: a bad one failed in its own words
+    ("invalid literal for int() with base 10: 'x'"), which read like an argument's error."""
+    env = dict(os.environ, TQDM_POSITION="x")
+    run = subprocess.run([sys.executable, "-m", "nqueens_numba", "count", "12", "--progress"],
+                         capture_output=True, text=True, timeout=300, env=env)
+    assert run.returncode == 2 and run.stdout == ""
+    assert ("could not load: invalid literal for int() with base 10: 'x' (it reads options "
+            "from the environment variables TQDM_POSITION: check or unset them)") in run.stderr
+
+
 def test_json_separators(capsys):
     assert main(["solve", "4", "--format", "json"]) == 0
     assert capsys.readouterr().out == (

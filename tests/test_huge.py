@@ -1,4 +1,6 @@
 """One solution of huge boards: explicit construction and min-conflicts search."""
+import os
+
 import numpy as np
 import pytest
 
@@ -217,6 +219,27 @@ def test_find_solution_errors():
         nq.find_solution(10, seed=-1)
     with pytest.raises(ValueError, match="max_steps"):
         nq.find_solution(10, max_steps=-5)
+
+
+def test_cli_construct_to_a_full_file_system_says_why(tmp_path):
+    """NumPy's own write of a .npy file (``tofile``) said "1000000 requested and 24968
+    written" where the file system refused more; the system's words are said now (here a
+    file-size limit: "File too large"), and no file is left."""
+    import resource
+    import signal
+    import subprocess
+    import sys
+
+    def limit():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (100_000, 100_000))
+
+    run = subprocess.run([sys.executable, "-m", "nqueens_numba", "construct", "1000000", "-o",
+                          str(tmp_path / "q.npy")], capture_output=True, text=True,
+                         preexec_fn=limit, timeout=300)
+    assert run.returncode == 1
+    assert run.stderr == "nqueens: cannot write the output: [Errno 27] File too large\n"
+    assert os.listdir(tmp_path) == []
 
 
 def test_cli_construct_and_find(tmp_path, capsys):

@@ -34,6 +34,15 @@ def _write_line(queens, file):
     file.write("\n")
 
 
+class _Writes:
+    """A file that NumPy writes through its ``write`` (a part at a time), not its own
+    ``tofile``: a full disk then says so (``No space left on device``), where a short write of
+    ``tofile`` said "1000000 requested and 261088 written"."""
+
+    def __init__(self, file):
+        self.write = file.write
+
+
 def _write_queens(queens, args, out):
     """Print the columns of one solution, or save them with ``--output``: a NumPy array
     for a ``.npy`` name, else the printed line."""
@@ -41,7 +50,7 @@ def _write_queens(queens, args, out):
         _write_line(queens, out)
     elif export.format_for(args.output) == "npy":
         with atomic_file(args.output, binary=True) as file:
-            np.save(file, queens)
+            np.save(_Writes(file), queens)
     else:
         with atomic_file(args.output) as file:
             _write_line(queens, file)
