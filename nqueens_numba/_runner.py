@@ -401,8 +401,8 @@ def execute(split, executor, *, progress=False, checkpoint=None, save_every=None
             f"{executor.where} interrupted "
             f"before it started, while its kernels were compiled or loaded from the "
             f"cache: nothing was counted or saved (a compile goes on in the background of "
-            f"this process: the next count finds it done; warmup() or nqueens warmup "
-            f"compiles every kernel once)"
+            f"this process: the next count finds it done, or waits for what is left; "
+            f"warmup() or nqueens warmup compiles every kernel once)"
         ) from None
     finally:
         if tracker is not None:

@@ -236,8 +236,9 @@ def test_an_interruption_while_compiling_says_nothing_was_counted(tmp_path, monk
     assert str(info.value) == ("count of n=15 interrupted before it started, while its "
                                "kernels were compiled or loaded from the cache: nothing was "
                                "counted or saved (a compile goes on in the background of "
-                               "this process: the next count finds it done; warmup() or "
-                               "nqueens warmup compiles every kernel once)")
+                               "this process: the next count finds it done, or waits for "
+                               "what is left; warmup() or nqueens warmup compiles every "
+                               "kernel once)")
     assert not path.exists()
     # the command line ends at once: the compile it began is not kept
     from nqueens_numba.cli import main

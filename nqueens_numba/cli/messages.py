@@ -24,7 +24,8 @@ _OPTIONS = {"n_threads": "--threads", "prefix_depth": "--prefix-depth",
             "devices must": "--gpus must", "devices:": "--gpus:",
             # (the command ends at once: a compile it began is not kept)
             "a compile goes on in the background of this process: the next count finds it "
-            "done; warmup() or nqueens warmup": "a compile it began is lost: nqueens warmup",
+            "done, or waits for what is left; warmup() or nqueens warmup":
+            "a compile it began is lost: nqueens warmup",
             "a compile in progress goes on in the background of this process; warmup() again":
             "a compile in progress is lost; nqueens warmup again"}
 
