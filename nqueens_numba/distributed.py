@@ -21,6 +21,7 @@ import secrets
 import sys
 import time
 import warnings
+from functools import partial
 
 import numpy as np
 
@@ -34,6 +35,13 @@ from .counting import run_plan
 __all__ = ["count_solutions", "connect", "gpu_workers"]
 
 
+def _check_running(client):
+    """``RuntimeError`` unless ``client`` is running (not closed)."""
+    if client.status != "running":
+        raise RuntimeError(f"the client is {client.status}, not running: connect again "
+                           f"(see connect)")
+
+
 def _threads_when_one_joins(client, what):
     """The threads of the cluster's workers. While it has none (a cluster just started, its
     workers not yet joined), the calling thread waits for one, looking twice a second, and
@@ -43,6 +51,7 @@ def _threads_when_one_joins(client, what):
     said = False
     try:
         while True:
+            _check_running(client)
             threads = sum(client.nthreads().values())
             if threads:
                 return threads
@@ -196,9 +205,7 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
     if not isinstance(client, Client):
         raise TypeError(f"client must be a distributed.Client (see connect), got "
                         f"{type(client).__name__}")
-    if client.status != "running":
-        raise RuntimeError(f"the client is {client.status}, not running: connect again "
-                           f"(see connect)")
+    _check_running(client)
     n = _validate.board_order(n)
     fundamental, progress = _validate.flags(fundamental=fundamental, progress=progress)
     tasks_per_worker = _validate.in_range(tasks_per_worker, "tasks_per_worker", 1,
@@ -207,14 +214,20 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
     cons = check_constraints(n, preplaced, blocked)
     device = _device.check_device(device)
     board = board_of(piece, torus)
-    threads = _threads_when_one_joins(client, f"count of n={n}{keywords(board, cons)}")
+    plan_for = partial(_split.plan_count, n, board,
+                       result="fundamental" if fundamental else "total", method=method,
+                       constraints=cons, prefix_depth=prefix_depth, checkpoint=checkpoint,
+                       shortcuts=False)
+    threads = sum(client.nthreads().values())
+    if not threads:  # (the arguments checked, and a count that needs no worker run, first)
+        early = plan_for(n_threads=1)
+        if early.engine != "split":
+            return run_plan(early, DaskBatches(client, tasks_per_worker, None, 1),
+                            checkpoint=checkpoint)
+        threads = _threads_when_one_joins(client, f"count of n={n}{keywords(board, cons)}")
     gpus = gpu_workers(client, required=device == "cuda") if device != "cpu" else []
     executor = DaskBatches(client, tasks_per_worker, gpus, threads)
-    plan = _split.plan_count(n, board,
-                             result="fundamental" if fundamental else "total", method=method,
-                             constraints=cons, prefix_depth=prefix_depth,
-                             n_threads=executor.threads, checkpoint=checkpoint,
-                             shortcuts=False, device=device, gpu_usable=bool(gpus))
+    plan = plan_for(n_threads=executor.threads, device=device, gpu_usable=bool(gpus))
     if plan.device != "cuda":
         executor.gpus = None
     return run_plan(plan, executor, progress=progress, checkpoint=checkpoint,

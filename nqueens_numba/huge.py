@@ -269,20 +269,40 @@ def find_solution(n, *, preplaced=None, seed=None, max_steps=None):
 def _start(n, preplaced):
     """Where :func:`find_solution` of ``n`` starts: ``(fixed, start, free_rows)``, the
     pre-placed queens (``(n,)`` int64, -1 for a free row), a permutation that keeps them
-    (any: the search shuffles the free rows), and the free rows (int64). Each array is made
-    by a call or two of NumPy: a Ctrl-C stops the making between them (each a fraction of a
-    second at n = 10^8)."""
+    (any: the search shuffles the free rows), and the free rows (int64). The arrays are made
+    a part at a time (:func:`_parts`): a Ctrl-C stops the making between parts."""
     if preplaced is None:
-        rows = np.arange(n, dtype=np.int64)
-        return np.full(n, -1, dtype=np.int64), rows, rows.copy()
+        fixed, rows = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+        _set(fixed, -1)
+        for part in _parts(n):
+            rows[part] = np.arange(part.start, min(part.stop, n))
+        start = np.empty_like(rows)
+        _set(start, rows)
+        return fixed, start, rows
     fixed = preplaced_array(preplaced, n)
     check_no_attacks(fixed)
-    free_rows = np.flatnonzero(fixed < 0).astype(np.int64, copy=False)
+    placed = fixed[fixed >= 0]
     used = np.zeros(n, dtype=bool)
-    used[fixed[fixed >= 0]] = True
-    start = fixed.copy()
-    start[free_rows] = np.flatnonzero(~used)
+    used[placed] = True
+    free_rows = _where(n, n - len(placed), lambda part: fixed[part] < 0)
+    open_columns = _where(n, n - len(placed), lambda part: ~used[part])
+    start = np.empty_like(fixed)
+    _set(start, fixed)
+    for part in _parts(len(free_rows)):
+        start[free_rows[part]] = open_columns[part]
     return fixed, start, free_rows
+
+
+def _where(n, size, test):
+    """``numpy.flatnonzero`` of the ``(n,)`` mask that ``test(part)`` gives a part at a time
+    (:func:`_parts`), ``size`` True elements: ``(size,)`` int64."""
+    found = np.empty(size, dtype=np.int64)
+    done = 0
+    for part in _parts(n):
+        where = np.flatnonzero(test(part))
+        found[done:done + len(where)] = where + part.start
+        done += len(where)
+    return found
 
 
 def _search(n, fixed, start, free_rows, seed, steps, free):
@@ -381,13 +401,17 @@ def _next_budget(budget, seconds):
 _AT_ONCE = 1 << 22
 
 
+def _parts(length):
+    """Slices of :data:`_AT_ONCE` elements that cover ``0 .. length - 1``."""
+    return [slice(begin, begin + _AT_ONCE) for begin in range(0, length, _AT_ONCE)]
+
+
 def _set(array, source):
     """``array[:] = source`` (a scalar, or a 1-d array of the same length), a part of
     :data:`_AT_ONCE` elements at a time: a Ctrl-C stops it between parts (one write of arrays
     of 10^8 ints, their pages touched for the first time, took seconds out of its reach)."""
-    for begin in range(0, len(array), _AT_ONCE):
-        array[begin:begin + _AT_ONCE] = (source if np.ndim(source) == 0
-                                          else source[begin:begin + _AT_ONCE])
+    for part in _parts(len(array)):
+        array[part] = source if np.ndim(source) == 0 else source[part]
 
 
 def _local_search(n, start, free_rows, seed, steps):

@@ -324,6 +324,7 @@ def test_estimate(capsys):
 
     assert _interval(38846104613.7, 39196220001.0, 1e8) == "3.884610e+10 .. 3.919622e+10"
     assert _interval(9_999_990.0, 10_000_010.0, 5.0) == "9.999990e+06 .. 1.000001e+07"
+    assert _interval(1.0, 1.0, 0.0) == "1 .. 1"  # (exact, below 10^7: as the estimate)
     assert main(["estimate", "40", "--samples", "1000", "--seed", "1"]) == 0
     assert "exact" not in capsys.readouterr().out
     # scientific notation, and an estimate without an error bar

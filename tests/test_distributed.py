@@ -340,6 +340,36 @@ def test_a_count_on_a_cluster_without_workers_yet_waits_for_one(monkeypatch):
                               "stops it)"]
 
 
+def test_a_cluster_without_workers_checks_first_and_waits_only_for_work_to_send():
+    """Bad arguments are refused, and counts that need no worker (n = 0, the symmetric count
+    of n <= 6, a torus's fundamental count) answered, at once; a client closed while the count waits is named."""
+    with make_cluster(n_workers=0, processes=False) as cluster, distributed.Client(cluster) as c:
+        with pytest.raises(ValueError, match="method must be"):
+            dist.count_solutions(c, 10, method="bogus")
+        with pytest.raises(ValueError, match="prefix_depth"):
+            dist.count_solutions(c, 10, prefix_depth=40)
+        assert dist.count_solutions(c, 0) == 1
+        assert dist.count_solutions(c, 6, method="symmetric") == A000170[6]
+        assert (dist.count_solutions(c, 7, torus=True, fundamental=True)
+                == nq.count_solutions(7, torus=True, fundamental=True))
+        result = {}
+
+        def count():
+            try:
+                dist.count_solutions(c, 10)
+            except RuntimeError as exc:
+                result["error"] = str(exc)
+
+        counting = threading.Thread(target=count)
+        counting.start()
+        time.sleep(1)
+        c.close()
+        counting.join(timeout=30)
+        assert not counting.is_alive()
+    assert re.fullmatch(r"the client is (closed|closing), not running: connect again \(see "
+                        r"connect\)", result["error"]), result
+
+
 @pytest.mark.slow
 def test_a_count_left_without_workers_says_so_and_goes_on_when_one_joins(monkeypatch,
                                                                           tmp_path):

@@ -51,8 +51,10 @@ def print_estimate(args, out):
 def _interval(low, high, stderr):
     """``low .. high`` to the same decimals, three significant digits of ``stderr`` (both
     ends in 7 significant digits past 10^7, trailing zeros kept)."""
-    if high >= 1e7 or not stderr:
+    if high >= 1e7:
         return f"{low:.6e} .. {high:.6e}"
+    if not stderr:
+        return f"{low:.7g} .. {high:.7g}"
     decimals = max(0, 2 - math.floor(math.log10(stderr)))
     return f"{low:.{decimals}f} .. {high:.{decimals}f}"
 
