@@ -219,11 +219,11 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
                        constraints=cons, prefix_depth=prefix_depth, checkpoint=checkpoint,
                        shortcuts=False)
     threads = sum(client.nthreads().values())
-    if not threads:  # (the arguments checked, and a count that needs no worker run, first)
-        early = plan_for(n_threads=1)
-        if early.engine != "split":
+    if not threads:  # (the arguments checked, and a count that needs no worker run, first;
+        early = plan_for(n_threads=1)  # with device="cuda", the workers' GPUs are asked for)
+        if early.engine != "split" and device != "cuda":
             return run_plan(early, DaskBatches(client, tasks_per_worker, None, 1),
-                            checkpoint=checkpoint)
+                            progress=progress, checkpoint=checkpoint)
         threads = _threads_when_one_joins(client, f"count of n={n}{keywords(board, cons)}")
     gpus = gpu_workers(client, required=device == "cuda") if device != "cpu" else []
     executor = DaskBatches(client, tasks_per_worker, gpus, threads)

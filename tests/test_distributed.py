@@ -340,9 +340,14 @@ def test_a_count_on_a_cluster_without_workers_yet_waits_for_one(monkeypatch):
                               "stops it)"]
 
 
-def test_a_cluster_without_workers_checks_first_and_waits_only_for_work_to_send():
+def test_a_cluster_without_workers_checks_first_and_waits_only_for_work_to_send(monkeypatch,
+                                                                                  capfd):
     """Bad arguments are refused, and counts that need no worker (n = 0, the symmetric count
-    of n <= 6, a torus's fundamental count) answered, at once; a client closed while the count waits is named."""
+    of n <= 6, a torus's fundamental count) answered, at once, with their bar; with
+    device="cuda", the workers' GPUs are waited for; a client closed while the count waits
+    is named."""
+    import warnings
+
     with make_cluster(n_workers=0, processes=False) as cluster, distributed.Client(cluster) as c:
         with pytest.raises(ValueError, match="method must be"):
             dist.count_solutions(c, 10, method="bogus")
@@ -352,6 +357,14 @@ def test_a_cluster_without_workers_checks_first_and_waits_only_for_work_to_send(
         assert dist.count_solutions(c, 6, method="symmetric") == A000170[6]
         assert (dist.count_solutions(c, 7, torus=True, fundamental=True)
                 == nq.count_solutions(7, torus=True, fundamental=True))
+        capfd.readouterr()
+        assert dist.count_solutions(c, 6, method="symmetric", progress=True) == A000170[6]
+        assert "solve n=6: 100%" in capfd.readouterr().err  # (its bar, as locally)
+        with monkeypatch.context() as patch, warnings.catch_warnings():
+            patch.setattr(config, "DASK_NO_WORKER_SECONDS", 0.2)
+            warnings.simplefilter("error")
+            with pytest.raises(RuntimeWarning, match="no worker"):
+                dist.count_solutions(c, 0, device="cuda")
         result = {}
 
         def count():

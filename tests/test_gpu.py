@@ -365,12 +365,18 @@ def test_ctrl_c_stops_a_running_launch(tmp_path, method, expected):
                     threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start()
 
         _gpu._Rows = Rows
-        try:
-            nq.count_solutions(11, method="{method}", prefix_depth=3, device="cuda",
-                               checkpoint="run.json")
-            message = "not interrupted"
-        except KeyboardInterrupt as exc:
-            message = str(exc)
+        for attempt in range(3):  # (a machine too busy to take the signal before the launch
+            launches.clear()      # ends: "interrupted once all 291 subproblems were counted")
+            if os.path.exists("run.json"):
+                os.remove("run.json")
+            try:
+                nq.count_solutions(11, method="{method}", prefix_depth=3, device="cuda",
+                                   checkpoint="run.json")
+                message = "not interrupted"
+            except KeyboardInterrupt as exc:
+                message = str(exc)
+            if "interrupted after" in message:
+                break
         saved = checkpoint.status("run.json")
         shutil.copy("run.json", "cpu.json")
         _gpu.after_launch = lambda device, n_done: None
