@@ -271,14 +271,12 @@ def _start(n, preplaced):
     pre-placed queens (``(n,)`` int64, -1 for a free row), a permutation that keeps them
     (any: the search shuffles the free rows), and the free rows (int64). The arrays are made
     a part at a time (:func:`_parts`): a Ctrl-C stops the making between parts."""
-    if preplaced is None:
+    if preplaced is None:  # (every row free, and the identity to start: one array, read only)
         fixed, rows = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
         _set(fixed, -1)
         for part in _parts(n):
             rows[part] = np.arange(part.start, min(part.stop, n))
-        start = np.empty_like(rows)
-        _set(start, rows)
-        return fixed, start, rows
+        return fixed, rows, rows
     fixed = preplaced_array(preplaced, n)
     check_no_attacks(fixed)
     placed = fixed[fixed >= 0]
