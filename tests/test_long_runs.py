@@ -274,8 +274,8 @@ def _slow_count_cmd(path, n=15):
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_in_the_cli(tmp_path):
-    path = tmp_path / "run.json"
-    proc, partial = _start_until_progress(_slow_count_cmd(path), path)
+    path = tmp_path / "run.json"  # (n = 16: n = 15 could end before a busy machine's signal)
+    proc, partial = _start_until_progress(_slow_count_cmd(path, 16), path)
     sent = time.perf_counter()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=10)
