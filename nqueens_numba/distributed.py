@@ -299,31 +299,41 @@ class DaskBatches:
 
 def _as_they_finish(client, running, tracker):
     """The futures of ``running`` (a ``distributed.as_completed``, which may grow meanwhile)
-    as they finish. While none does, the calling thread looks at the cluster twice a second
-    (and lets ``tracker`` save and draw): a cluster that has had no worker for
+    as they finish, each with its result: ``(future, result)``. While none does, or a result
+    is fetched again (its worker lost with it), the calling thread looks at the cluster twice
+    a second (and lets ``tracker`` save and draw): a cluster that has had no worker for
     ``config.DASK_NO_WORKER_SECONDS`` says so (``RuntimeWarning``, once a count), where its
     tasks would wait for one to join without a word (its only worker lost, scaled to none)."""
-    since = looked = None
-    said = False
-    while not running.is_empty():
-        ready = running.next_batch(block=False)
-        if ready:
-            yield from ready
-            continue
-        time.sleep(0.02)
+    state = {"since": None, "looked": None, "said": False}
+
+    def look():
         now = time.monotonic()
-        if looked is not None and now - looked < 0.5:
-            continue
-        looked = now
+        if state["looked"] is not None and now - state["looked"] < 0.5:
+            return
+        state["looked"] = now
         tracker.tick()
-        if said or client.scheduler_info().get("workers"):
-            since = None
-        elif since is None:
-            since = now
-        elif now - since >= config.DASK_NO_WORKER_SECONDS:
-            said = True
+        if state["said"] or client.scheduler_info().get("workers"):
+            state["since"] = None
+        elif state["since"] is None:
+            state["since"] = now
+        elif now - state["since"] >= config.DASK_NO_WORKER_SECONDS:
+            state["said"] = True
             _say_no_worker(f"count of n={tracker.n}{tracker.keywords}",
                            "; a checkpoint keeps what is done")
+
+    while not running.is_empty():
+        ready = running.next_batch(block=False)
+        for future in ready:
+            while True:
+                try:
+                    result = future.result(timeout=0.5)
+                    break
+                except TimeoutError:  # (computed, then lost with its worker: run again)
+                    look()
+            yield future, result
+        if not ready:
+            time.sleep(0.02)
+            look()
 
 
 def _run_gpu_batches(client, split, tracker, n_batches, workers):
@@ -344,8 +354,7 @@ def _run_gpu_batches(client, split, tracker, n_batches, workers):
                                    allow_other_workers=False, pure=False)
             tasks[future] = batch
     try:
-        for future in _as_they_finish(client, as_completed(list(tasks)), tracker):
-            counts = future.result()
+        for future, counts in _as_they_finish(client, as_completed(list(tasks)), tracker):
             with interrupts_deferred(_DEFERRED):  # (recorded whole)
                 tracker.finish(tasks.pop(future), counts)
             tracker.tick()
@@ -439,8 +448,7 @@ def _run_batches(client, split, tracker, n_batches, threads):
                 submit(batch, job.piece(batch[0]), None)
         for key, search in tracker.resumed:  # searches in progress that a checkpoint saved
             submit(np.array([search.index]), search, key)
-        for future in _as_they_finish(client, running, tracker):
-            counts, done, search = future.result()
+        for future, (counts, done, search) in _as_they_finish(client, running, tracker):
             # A result is recorded whole: a Ctrl-C between a search's two halves (the one
             # kept, the one given away) saved the first alone, and a resume lost the other.
             with interrupts_deferred(_DEFERRED):
