@@ -469,7 +469,9 @@ def recorded_depth(path, n, method, board_name=None):
     ``n`` by ``method`` on the board named ``board_name`` (``None``: plain queens); else
     ``None``.
 
-    Used to resume with the split a file was written with (see :func:`_recorded_split`).
+    Used to resume with the split a file was written with. A missing or damaged file, or
+    one of another board, gives ``None`` (opening it with :class:`Checkpoint` reports what
+    is wrong).
     """
     split = _recorded_split(path, n, board_name)
     if split is None or split.get("method") != method:

@@ -269,6 +269,8 @@ def orbit_size(queens):
     int or numpy.ndarray of int64, shape (k,)
         1, 2, 4 or 8.
 
+    %(placements_raise)s
+
     Examples
     --------
     >>> orbit_size([1, 3, 0, 2])
