@@ -287,24 +287,70 @@ def _allow(job):
     return np.zeros(1, np.int64) if allow is None else np.ascontiguousarray(allow, np.int64)
 
 
-def count_states(job, states, device=0):
-    """The results of every subproblem of ``states``, ``(k, 3 + depth)`` int64, counted whole
-    on GPU ``device`` in one launch: ``(k, job.width)`` int64, as the CPU kernel of ``job``
+def count_states(job, states, device=0, seconds=None, stopped=None):
+    """The results of the subproblems of ``states``, ``(k, 3 + depth)`` int64, counted on
+    GPU ``device`` in one launch: ``(k, job.width)`` int64, as the CPU kernel of ``job``
     (a :class:`~nqueens_numba._job.CountJob`) counts them. A task of a Dask worker with a
-    GPU (:mod:`nqueens_numba.distributed`)."""
+    GPU (:mod:`nqueens_numba.distributed`).
+
+    With ``seconds``, the launch takes no subproblem after about that many seconds (it
+    finishes those under way); once ``stopped()`` is true (looked at every
+    :data:`POLL_SECONDS`), its threads leave theirs. The rows of the subproblems left have
+    -1 in their first column (a count is never negative): they are counted again later,
+    whole. Without either, every subproblem is counted.
+    """
     cuda = _kernels.cuda
     states = np.ascontiguousarray(states, dtype=np.int64)
     if not len(states):
         return np.zeros((0, job.width), dtype=np.int64)
     kernel, block = _kernel(job)
+    rows = np.zeros((len(states), job.width), dtype=np.int64)
+    rows[:, 0] = -1
     with cuda.gpus[device], _turns():
         on = [cuda.to_device(a) for a in (states, np.arange(len(states), dtype=np.int64),
                                           _allow(job), np.zeros(1, np.int64),
-                                          np.zeros(1, np.int64))]
-        out = cuda.device_array((len(states), job.width), dtype=np.int64)
-        kernel[_grid(cuda, len(states), block), block](*_args(job, on[0], on[1], on[2]), 0,
-                                                       len(states), on[3], on[4], out)
+                                          np.zeros(1, np.int64), rows)]
+        counter, stop, out = on[3], on[4], on[5]
+        launched, aside = cuda.stream(), cuda.stream()
+        ended = threading.Event()
+        watcher = threading.Thread(target=_watch, daemon=True, name="nqueens-gpu-watch",
+                                   args=(cuda, device, ended, seconds, stopped, counter, stop,
+                                         aside))
+        if seconds is not None or stopped is not None:
+            args = (*_args(job, on[0], on[1], on[2]), 0, 0, counter, stop, out)
+            kernel[_grid(cuda, 0, block), block](*args)  # (compiled first: not timed)
+            counter.copy_to_device(np.zeros(1, np.int64))
+            watcher.start()
+        try:
+            kernel[_grid(cuda, len(states), block), block, launched](
+                *_args(job, on[0], on[1], on[2]), 0, len(states), counter, stop, out)
+            launched.synchronize()
+        finally:
+            ended.set()
+            if watcher.is_alive():
+                watcher.join()
         return out.copy_to_host()
+
+
+#: Written into a running launch's work counter to end it softly: its threads take no
+#: subproblem after (each takes the counter's value, now beyond every subproblem).
+_NO_MORE = np.array([1 << 62], dtype=np.int64)
+
+
+def _watch(cuda, device, ended, seconds, stopped, counter, stop, aside):
+    """Until the launch has ``ended``: after ``seconds``, let it take no more subproblems;
+    once ``stopped()``, set its stop flag (:func:`count_states`)."""
+    start = time.monotonic()
+    soft = seconds is None
+    while not ended.wait(POLL_SECONDS):
+        if stopped is not None and stopped():
+            with cuda.gpus[device]:
+                stop.copy_to_device(np.ones(1, dtype=np.int64), stream=aside)
+            return
+        if not soft and time.monotonic() - start >= seconds:
+            soft = True
+            with cuda.gpus[device]:
+                counter.copy_to_device(_NO_MORE, stream=aside)
 
 
 def resume_on_cpu(split, tracker):

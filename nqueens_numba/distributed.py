@@ -175,8 +175,9 @@ def count_solutions(client, n, *, fundamental=False, method=None, prefix_depth=N
         toroidal fundamental count runs locally).
     device : {"cpu", "cuda", "auto"}, optional
         ``"cuda"``: the batches run on the workers that have a usable GPU
-        (:func:`nqueens_numba.count_solutions`'s GPU kernels, each batch counted whole in
-        one launch on the worker's first GPU: run one worker per GPU, as
+        (:func:`nqueens_numba.count_solutions`'s GPU kernels, each task one launch on the
+        worker's first GPU that takes no subproblem after about
+        ``config.DASK_TASK_SECONDS``: run one worker per GPU, as
         ``dask_cuda.LocalCUDACluster`` does); ``"auto"``: so when a worker has one and
         ``n >= config.GPU_MIN_N``, else the workers' threads.
 
@@ -338,29 +339,62 @@ def _as_they_finish(client, running, tracker):
 
 def _run_gpu_batches(client, split, tracker, n_batches, workers):
     """Every subproblem of ``split`` counted whole on the GPUs of ``workers``, in about
-    ``n_batches`` batches (each one task, one launch), reported to ``tracker`` as they
-    finish. Searches in progress that a CPU count saved go on here first, on the CPU."""
+    ``n_batches`` batches to begin with, reported to ``tracker`` as they finish.
+
+    Each task is one launch (:func:`_count_on_gpu`) that takes no subproblem after about
+    ``config.DASK_TASK_SECONDS``: the subproblems it left go into a new task (cut in two
+    while GPUs idle), so that a checkpoint keeps what is done every few seconds. Searches in
+    progress that a CPU count saved go on here first, on the CPU.
+    """
     from distributed import as_completed
 
-    from ._gpu import count_states, resume_on_cpu
+    from ._gpu import resume_on_cpu
 
     resume_on_cpu(split, tracker)
-    pending = tracker.pending
-    tasks = {}
-    for batch in np.array_split(pending, max(1, min(n_batches, len(pending)))):
-        if len(batch):
-            future = client.submit(count_states, split.job,
-                                   np.ascontiguousarray(split.states[batch]), workers=workers,
-                                   allow_other_workers=False, pure=False)
-            tasks[future] = batch
+    seconds = config.DASK_TASK_SECONDS
+    token = secrets.token_hex(8)
+    tasks = {}  # future: indices
+    running = as_completed()
+
+    def submit(indices):
+        future = client.submit(_count_on_gpu, split.job,
+                               np.ascontiguousarray(split.states[indices]), seconds, token,
+                               workers=workers, allow_other_workers=False, pure=False)
+        tasks[future] = indices
+        running.add(future)
+
     try:
-        for future, counts in _as_they_finish(client, as_completed(list(tasks)), tracker):
+        pending = tracker.pending
+        for batch in np.array_split(pending, max(1, min(n_batches, len(pending)))):
+            if len(batch):
+                submit(batch)
+        for future, rows in _as_they_finish(client, running, tracker):
             with interrupts_deferred(_DEFERRED):  # (recorded whole)
-                tracker.finish(tasks.pop(future), counts)
+                indices = tasks.pop(future)
+                done = rows[:, 0] >= 0
+                if done.any():
+                    tracker.finish(indices[done], rows[done])
+                rest = indices[~done]
+                if len(rest) > 1 and len(tasks) + 1 < len(workers):  # idle GPUs
+                    submit(rest[len(rest) // 2:])
+                    rest = rest[:len(rest) // 2]
+                if len(rest):
+                    submit(rest)
             tracker.tick()
     except BaseException as exc:  # (nothing runs on: a Ctrl-C, a task's error, a warning)
+        _stopped.add(token)
         client.cancel(list(tasks))
         raise _stopped_by(exc, tracker) from None
+
+
+def _count_on_gpu(job, states, seconds, token=None):
+    """:func:`nqueens_numba._gpu.count_states` on the worker's first GPU, taking no
+    subproblem after about ``seconds``, and leaving them all once the count of ``token``
+    is stopped (:data:`_stopped`): one task of a Dask worker with a GPU. The rows of the
+    subproblems left have -1 in their first column."""
+    from ._gpu import count_states
+
+    return count_states(job, states, seconds=seconds, stopped=lambda: token in _stopped)
 
 
 #: What a Ctrl-C deferred while a result is recorded raises (the count says the rest).

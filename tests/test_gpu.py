@@ -129,10 +129,10 @@ def test_dask_batches_run_on_the_workers_gpus(tmp_path):
         from nqueens_numba import distributed as dist
         original = _gpu.count_states
 
-        def counting(job, states, device=0):  # (Dask copies it: it notes in a file)
+        def counting(job, states, device=0, **timing):  # (Dask copies it: notes in a file)
             with open("counted.txt", "a") as notes:
                 notes.write(f"{len(states)}\\n")
-            return original(job, states, device)
+            return original(job, states, device, **timing)
 
         _gpu.count_states = counting
         with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
@@ -152,6 +152,67 @@ def test_dask_batches_run_on_the_workers_gpus(tmp_path):
     assert found["workers"] == 1
     assert found["out"] == [2680, 341, nq.count_solutions(10, preplaced={3: 4})]
     assert found["counted"] > 0 and found["complete"]
+
+
+@pytest.mark.slow  # (the CUDA simulator: seconds)
+def test_a_timed_launch_takes_no_subproblem_after_its_time(tmp_path):
+    """``count_states(..., seconds=)`` ends its launch softly: the rows finished are the CPU
+    kernel's, the others are left (-1), and a count stopped meanwhile leaves its
+    subproblems under way too."""
+    found = simulate("""
+        from nqueens_numba._job import CountJob
+        split = _split.plan_count(11, _split.QUEEN, method="halving", prefix_depth=3,
+                                  n_threads=1).split
+        job, states = split.job, split.states
+        cpu = job(states)
+        out = {}
+        for name, kwargs in [("timed", dict(seconds=0.3)), ("whole", {}),
+                             ("stopped", dict(stopped=lambda: True))]:
+            rows = _gpu.count_states(job, states, **kwargs)
+            done = rows[:, 0] >= 0
+            out[name] = [int(done.sum()), len(states),
+                         bool(np.array_equal(rows[done], cpu[done]))]
+        print(json.dumps(out))
+    """, tmp_path)
+    assert 0 < found["timed"][0] < found["timed"][1] and found["timed"][2], found
+    assert found["whole"][0] == found["whole"][1] and found["whole"][2]
+    assert found["stopped"][0] < found["stopped"][1] and found["stopped"][2]
+
+
+@pytest.mark.slow  # (the CUDA simulator: seconds)
+@pytest.mark.dask
+def test_dask_gpu_tasks_end_after_their_time_and_the_rest_goes_on(tmp_path):
+    """A Dask GPU task takes no subproblem after ``config.DASK_TASK_SECONDS``: what it left
+    goes into the next task, the checkpoint records the subproblems as they come back, and
+    the total is exact."""
+    found = simulate("""
+        from distributed import Client, LocalCluster
+        from nqueens_numba import distributed as dist
+        config.DASK_TASK_SECONDS = 0.3
+        original = _gpu.count_states
+
+        def counting(job, states, device=0, **timing):  # (notes in a file: Dask copies it)
+            rows = original(job, states, device, **timing)
+            with open("counted.txt", "a") as notes:
+                notes.write(f"{len(states)} {int((rows[:, 0] >= 0).sum())}\\n")
+            return rows
+
+        _gpu.count_states = counting
+        with LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                          dashboard_address="127.0.0.1:0") as cluster, \\
+                Client(cluster) as client:
+            total = dist.count_solutions(client, 11, method="halving", prefix_depth=3,
+                                         device="cuda", checkpoint="run.json",
+                                         tasks_per_worker=1)
+        with open("counted.txt") as notes:
+            tasks = [[int(x) for x in line.split()] for line in notes]
+        print(json.dumps(dict(total=total, tasks=tasks,
+                              complete=checkpoint.status("run.json")["complete"])))
+    """, tmp_path)
+    tasks = found["tasks"]
+    assert found["total"] == 2680 and found["complete"]
+    assert any(done < given for given, done in tasks), tasks  # a task ended on time
+    assert sum(done for _, done in tasks) == tasks[0][0]  # each subproblem counted once
 
 
 @pytest.mark.slow  # (the CUDA simulator: seconds)
