@@ -257,9 +257,11 @@ class Tracker:
         try:
             self.checkpoint.save(snapshot)  # the threads go on meanwhile
         except OSError as exc:
+            lost = ("the work since its last save lost" if self.checkpoint.saved
+                    else "nothing saved: the file was never written")
             raise CheckpointError(f"checkpoint {self.checkpoint.path!r}: cannot write it "
-                                  f"({exc.strerror or exc}); the count stops with the work "
-                                  f"since its last save lost") from None
+                                  f"({exc.strerror or exc}); the count stops with "
+                                  f"{lost}") from None
 
     def tick(self):
         """Save the checkpoint and redraw the bar when they are due."""

@@ -217,6 +217,7 @@ class Checkpoint:
                                   f"{directory!r} ({exc.strerror})") from None
         self._original = None  # the file's bytes when opened (see restore)
         self._final = False
+        self.saved = False  # whether the file holds some of this count (see save)
         try:  # (whatever stops the opening once the lock is taken releases it: a Ctrl-C too)
             try:
                 self._lock = lock_beside(target)
@@ -234,6 +235,7 @@ class Checkpoint:
                 with open(target, "rb") as file:
                     self._original = file.read()
                 self._load(target)
+                self.saved = True
                 self._final = self.complete  # (saved as complete: its time stays)
             remove_stale_temporaries(target)
         except BaseException:
@@ -352,6 +354,7 @@ class Checkpoint:
         with atomic_file(self.path, keep_on_stop=True) as file:
             json.dump(data, file, separators=(",", ":"))
             file.write("\n")
+        self.saved = True
 
 
 def status(path):

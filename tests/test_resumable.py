@@ -925,6 +925,30 @@ def test_the_checkpoint_exists_from_the_start(tmp_path, monkeypatch):
     assert info["finished"] == 0 and info["partial_count"] == 0 and not info["complete"]
 
 
+@pytest.mark.parametrize("saves, says", [(0, "nothing saved: the file was never written"),
+                                          (1, "the work since its last save lost")])
+def test_a_checkpoint_that_cannot_be_written_stops_the_count_and_says_what_is_lost(
+        tmp_path, monkeypatch, saves, says):
+    """A save that fails (a full disk) stops the count with a ``CheckpointError`` that says
+    whether the file holds part of the count."""
+    from nqueens_numba import checkpoint as module
+
+    written = []
+    original = module.atomic_file
+
+    def atomic_file(*args, **kwargs):
+        if len(written) >= saves:
+            raise OSError(28, "No space left on device")
+        written.append(args)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, "atomic_file", atomic_file)
+    path = tmp_path / "run.json"
+    with pytest.raises(CheckpointError, match=f"No space left on device.*{says}"):
+        nq.count_solutions(13, checkpoint=path, checkpoint_every=0, prefix_depth=4)
+    assert path.exists() == (saves > 0)
+
+
 def test_one_run_per_checkpoint_file(tmp_path):
     from nqueens_numba.checkpoint import Checkpoint
 
