@@ -7,10 +7,16 @@ import sys
 import threading
 
 
+#: The signals that stop the command (while the package loads, they wait for it).
+_STOPPING = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")
+                  if hasattr(signal, name))
+
+
 def run():
-    """The ``nqueens`` command: :func:`nqueens_numba.cli.main`. Ctrl-C while the package is
-    still loading waits for the loading to end (a fraction of a second: an import cut short
-    can leave a module half made) and exits with status 130 without a traceback. Once the
+    """The ``nqueens`` command: :func:`nqueens_numba.cli.main`. Ctrl-C (or SIGTERM, SIGHUP)
+    while the package is still loading waits for the loading to end (a fraction of a
+    second: an import cut short can leave a module half made) and exits with status 130
+    (143, 129) without a traceback. Once the
     answer is written, Ctrl-C changes nothing: the status is 0. A compile that an
     interruption left running in its thread is abandoned (the process ends at once, unless
     the process is another program's that runs the command: see :func:`command`).
@@ -21,15 +27,25 @@ def run():
     of a warm ``nqueens count 14``). It runs as usual during the command."""
     interrupted = []
     previous = signal.getsignal(signal.SIGINT)
-    if previous is not signal.SIG_IGN:  # (a process started to ignore it goes on ignoring it)
-        signal.signal(signal.SIGINT, lambda signum, frame: interrupted.append(signum))
+    deferred = {}
+    for signum in _STOPPING:
+        handler = signal.getsignal(signum)
+        if handler is not signal.SIG_IGN:  # (a process started to ignore one goes on so)
+            deferred[signum] = handler
+            signal.signal(signum, lambda signum, frame: interrupted.append(signum))
     gc.disable()
     try:
         from .cli import main
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for signum, handler in deferred.items():
+            signal.signal(signum, signal.SIG_DFL if handler is None else handler)
         gc.freeze()
         gc.enable()
+    if interrupted and interrupted[0] != signal.SIGINT:  # (SIGTERM, SIGHUP)
+        from .cli import messages
+
+        messages.say(f"terminated by {signal.Signals(interrupted[0]).name}")
+        return 128 + interrupted[0]
     try:
         if interrupted:
             raise KeyboardInterrupt

@@ -196,6 +196,29 @@ def test_an_ignored_sigint_stays_ignored_while_the_command_loads():
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize("name, status, says", [("SIGINT", 130, "nqueens: interrupted"),
+                                                ("SIGTERM", 143, "nqueens: terminated by SIGTERM"),
+                                                ("SIGHUP", 129, "nqueens: terminated by SIGHUP")])
+def test_a_signal_while_the_command_loads_waits_for_it_and_ends_it(name, status, says):
+    """SIGINT, SIGTERM and SIGHUP while the package loads (here as its command line module
+    is imported) end the command once it is loaded, with their status and a line."""
+    code = ("import importlib.abc, os, signal, sys\n"
+            "class Signal(importlib.abc.MetaPathFinder):\n"
+            "    def find_spec(self, name, path, target=None):\n"
+            "        if name == 'nqueens_numba.cli':\n"
+            f"            os.kill(os.getpid(), signal.{name})\n"
+            "sys.meta_path.insert(0, Signal())\n"
+            "sys.argv = ['nqueens', 'count', '6']\n"
+            "from nqueens_numba.__main__ import run\n"
+            "status = run()\n"
+            "print(status, 'nqueens_numba.cli' in sys.modules)\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == f"{status} True\n" and run.stderr == f"{says}\n", run
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("when", ["answered", "restored"])
 def test_ctrl_c_after_the_answer_is_printed_exits_0(when):
     """A SIGINT that comes once the answer is written (while the command ends, or after
