@@ -173,6 +173,18 @@ def test_a_signal_swallowed_during_the_work_still_ends_the_run_as_interrupted(ca
     assert out == "" and "interrupted" in err
 
 
+def run_the_command(before, after):
+    """``nqueens count 6`` (:func:`nqueens_numba.__main__.run`) in a new Python process:
+    the code ``before`` runs first, ``after`` once ``status`` is returned. Returns the
+    finished process, which must have exited 0."""
+    code = (before + "sys.argv = ['nqueens', 'count', '6']\n"
+            "from nqueens_numba.__main__ import run\nstatus = run()\n" + after)
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    return run
+
+
 def test_an_ignored_sigint_stays_ignored_while_the_command_loads():
     """A process started to ignore Ctrl-C (``cmd &`` in a script) gets no handler for it,
     neither while the package loads nor after."""
@@ -184,14 +196,8 @@ def test_an_ignored_sigint_stays_ignored_while_the_command_loads():
             "    if signum == signal.SIGINT and handler is not signal.SIG_IGN:\n"
             "        installed.append(handler)\n"
             "    return real(signum, handler)\n"
-            "signal.signal = spy\n"
-            "sys.argv = ['nqueens', 'count', '6']\n"
-            "from nqueens_numba.__main__ import run\n"
-            "status = run()\n"
-            "print(status, installed)\n")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
-    assert run.returncode == 0, run.stderr
+            "signal.signal = spy\n")
+    run = run_the_command(code, "print(status, installed)\n")
     assert run.stdout == "4\n0 []\n", run.stdout
 
 
@@ -207,14 +213,8 @@ def test_a_signal_while_the_command_loads_waits_for_it_and_ends_it(name, status,
             "    def find_spec(self, name, path, target=None):\n"
             "        if name == 'nqueens_numba.cli':\n"
             f"            os.kill(os.getpid(), signal.{name})\n"
-            "sys.meta_path.insert(0, Signal())\n"
-            "sys.argv = ['nqueens', 'count', '6']\n"
-            "from nqueens_numba.__main__ import run\n"
-            "status = run()\n"
-            "print(status, 'nqueens_numba.cli' in sys.modules)\n")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
-    assert run.returncode == 0, run.stderr
+            "sys.meta_path.insert(0, Signal())\n")
+    run = run_the_command(code, "print(status, 'nqueens_numba.cli' in sys.modules)\n")
     assert run.stdout == f"{status} True\n" and run.stderr == f"{says}\n", run
 
 
@@ -224,7 +224,6 @@ def test_ctrl_c_after_the_answer_is_printed_exits_0(when):
     """A SIGINT that comes once the answer is written (while the command ends, or after
     ``main`` has put the handlers back) changes nothing: status 0, no message."""
     code = ("import os, signal, sys\n"
-            "sys.argv = ['nqueens', 'count', '6']\n"
             "from nqueens_numba.cli import stop\n"
             "real_answered, real_handle = stop.answered, stop.handle_signals\n"
             "def answered():\n"
@@ -238,14 +237,8 @@ def test_ctrl_c_after_the_answer_is_printed_exits_0(when):
             f"        if {when!r} == 'restored':\n"
             "            os.kill(os.getpid(), signal.SIGINT)\n"
             "    return restore_then_signal\n"
-            "stop.answered, stop.handle_signals = answered, handle_signals\n"
-            "from nqueens_numba.__main__ import run\n"
-            "status = run()\n"
-            "os.kill(os.getpid(), signal.SIGINT)\n"
-            "print(status)\n")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
-    assert run.returncode == 0, run.stderr
+            "stop.answered, stop.handle_signals = answered, handle_signals\n")
+    run = run_the_command(code, "os.kill(os.getpid(), signal.SIGINT)\nprint(status)\n")
     assert run.stdout == "4\n0\n" and run.stderr == ""
 
 
@@ -701,15 +694,10 @@ def test_the_collector_runs_during_the_command():
     """The collector of reference cycles, paused while the package loads, runs during the
     command and after it."""
     code = ("import gc, sys\n"
-            "sys.argv = ['nqueens', 'count', '6']\n"
             "from nqueens_numba import cli\n"
             "seen, real = [], cli.main\n"
-            "cli.main = lambda *args: (seen.append(gc.isenabled()), real(*args))[1]\n"
-            "from nqueens_numba.__main__ import run\n"
-            "status = run()\n"
-            "print(status, seen, gc.isenabled())\n")
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)
+            "cli.main = lambda *args: (seen.append(gc.isenabled()), real(*args))[1]\n")
+    run = run_the_command(code, "print(status, seen, gc.isenabled())\n")
     assert run.stdout == "4\n0 [True] True\n", run.stderr
 
 
