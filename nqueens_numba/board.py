@@ -153,16 +153,17 @@ class Board:
         ``queens``: ``(n,)`` integers, ``queens[row] == column`` or -1 for an empty row.
         Attacked squares are those along the rows, columns and diagonals of a queen (the
         diagonals wrapping around the edges on the torus) and, for superqueens, a knight's
-        move away; the queens' own squares are not.
+        move away; a queen's own square is attacked only by another queen (a conflict).
         """
         queens = np.asarray(queens)
         n = len(queens)
         rows = np.flatnonzero(queens >= 0)
         cols = queens[rows].astype(np.int64)
         wrap = self._wrap(n)
+        down, up = (rows - cols) % wrap, (rows + cols) % wrap
         diagonals = np.zeros((2, wrap), dtype=bool)  # those holding a queen, by number
-        diagonals[0, (rows - cols) % wrap] = True
-        diagonals[1, (rows + cols) % wrap] = True
+        diagonals[0, down] = True
+        diagonals[1, up] = True
         hit = np.empty((n, n), dtype=bool)
         c = np.arange(n)
         step = max(1, (1 << 20) // max(n, 1))  # rows at a time: a few MB of indices
@@ -172,7 +173,9 @@ class Board:
         hit[rows, :] = True
         hit[:, cols] = True
         self._mark_knights(hit, rows, cols)
-        hit[rows, cols] = False
+        shared = [np.bincount(line, minlength=size)[line] > 1
+                  for line, size in ((cols, n), (down, wrap), (up, wrap))]
+        hit[rows, cols] = shared[0] | shared[1] | shared[2] | self._knights_meet_at(rows, cols, n)
         return hit
 
     def is_solution(self, cols):
@@ -217,6 +220,11 @@ class Board:
     def _knights_meet(self, cols):
         """Whether two queens of ``cols`` are a knight's move apart."""
         return False
+
+    def _knights_meet_at(self, rows, cols, n):
+        """Which queens on ``(rows, cols)`` of a board of ``n`` have another a knight's move
+        away: ``(len(rows),)`` bool, all False but for superqueens."""
+        return np.zeros(len(rows), dtype=bool)
 
 
 @dataclass(frozen=True, eq=False)
@@ -300,15 +308,28 @@ class _Superqueen(Board):
         return (one << 2) | (one >> 2) | (two << 1) | (two >> 1)
 
     def _mark_knights(self, hit, rows, cols):
-        n = len(hit)
-        for dr, dc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)):
-            r, c = rows + dr, cols + dc
-            inside = (r >= 0) & (r < n) & (c >= 0) & (c < n)
-            hit[r[inside], c[inside]] = True
+        for r, c, _ in _knight_moves(rows, cols, len(hit)):
+            hit[r, c] = True
+
+    def _knights_meet_at(self, rows, cols, n):
+        squares = rows * n + cols
+        meet = np.zeros(len(rows), dtype=bool)
+        for r, c, inside in _knight_moves(rows, cols, n):
+            meet[inside] |= np.isin(r * n + c, squares)
+        return meet
 
     def _knights_meet(self, cols):
         # two columns apart in the next row, one in the row after
         return bool(np.any(np.abs(np.diff(cols)) == 2) or np.any(np.abs(cols[2:] - cols[:-2]) == 1))
+
+
+def _knight_moves(rows, cols, n):
+    """For each of the eight knight's moves: the squares ``(r, c)`` it leads to from
+    ``(rows, cols)`` inside a board of ``n``, and which of them are (``inside``)."""
+    for dr, dc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)):
+        r, c = rows + dr, cols + dc
+        inside = (r >= 0) & (r < n) & (c >= 0) & (c < n)
+        yield r[inside], c[inside], inside
 
 
 def _int64(value):

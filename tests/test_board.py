@@ -39,9 +39,9 @@ def test_attacked_squares_match_the_oracle(board, n):
         queens = np.where(rng.random(n) < 0.5, rng.integers(0, n, n), -1)
         got = board.attacked(queens)
         for r, c in itertools.product(range(n), range(n)):
-            expected = queens[r] != c and any(
+            expected = any(  # (a queen's own square: by another queen)
                 attacks_naive(qr, int(queens[qr]), r, c, n, board.piece, board.torus)
-                for qr in range(n) if queens[qr] >= 0)
+                for qr in range(n) if queens[qr] >= 0 and (qr, queens[qr]) != (r, c))
             assert got[r, c] == expected
 
 

@@ -75,7 +75,8 @@ def plot_board(queens, ax=None, *, attacks=False, coordinates=True, piece="queen
         Where to draw; by default the axes of a new figure 0.4 inch per square, between 2
         and 8 inches wide (``FIGURE_INCHES``).
     attacks : bool, optional
-        Shade the attacked squares.
+        Shade the attacked squares (a queen's own square where another queen attacks it),
+        as in :func:`to_svg`.
     coordinates : bool or {"index", "chess"}, optional
         Label rows and columns as in :func:`to_svg` (thinned to fit the axes).
     piece, torus : optional

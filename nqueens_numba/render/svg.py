@@ -123,7 +123,9 @@ def to_svg(queens, *, cell=None, coordinates=True, attacks=False, title=None, pi
         from the top. Labels that would overlap are thinned (every 2nd, 5th, 10th, ...).
         ``False`` (or ``None``): no labels.
     attacks : bool, optional
-        Shade the squares the queens attack (boards of ``n <= ATTACKS_MAX_N``, 10,000).
+        Shade the squares the queens attack, a queen's own square where another queen
+        attacks it (a conflict: none in a solution); boards of ``n <= ATTACKS_MAX_N``
+        (10,000).
     title : str, optional
         A caption above the board, in lines no wider than the board and its labels.
     piece : {"queen", "superqueen"}, optional
