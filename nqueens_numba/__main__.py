@@ -35,28 +35,27 @@ def run():
             signal.signal(signum, lambda signum, frame: interrupted.append(signum))
     gc.disable()
     try:
-        from .cli import main
+        from .cli import main, stop
     finally:
         for signum, handler in deferred.items():
             signal.signal(signum, signal.SIG_DFL if handler is None else handler)
         gc.freeze()
         gc.enable()
-    if interrupted and interrupted[0] != signal.SIGINT:  # (SIGTERM, SIGHUP)
-        from .cli import messages
-
-        messages.say(f"terminated by {signal.Signals(interrupted[0]).name}")
-        return 128 + interrupted[0]
+    if interrupted:
+        stop.ended_by["signal"] = interrupted[0]
+        return stop.interrupted(KeyboardInterrupt())
+    # SIGTERM and SIGHUP stop the command from here, as Ctrl-C does (``main`` installs their
+    # handlers again once it has parsed the command line; their default ends the process
+    # without a word).
+    restore = stop.handle_signals(("SIGTERM", "SIGHUP"))
     try:
-        if interrupted:
-            raise KeyboardInterrupt
         status = main()
     except KeyboardInterrupt:  # before ``main`` handles it itself, or after the answer
-        from .cli import messages, stop
-
         if "answered" not in stop.ended_by:
-            messages.say("interrupted")
-            return 130
+            return stop.interrupted(KeyboardInterrupt())
         status = 0
+    finally:
+        restore()
     if previous is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # the process ends: the answer is out
     loading = sys.modules.get("nqueens_numba._kernels._loading")

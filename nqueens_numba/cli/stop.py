@@ -32,8 +32,9 @@ def keeping(what):
     _kept["what"] = what
 
 
-def handle_signals():
-    """Make SIGINT, SIGTERM and SIGHUP end the run like Ctrl-C does, until restored.
+def handle_signals(names=("SIGINT", "SIGTERM", "SIGHUP")):
+    """Make SIGINT, SIGTERM and SIGHUP (those of ``names``) end the run like Ctrl-C does,
+    until restored.
 
     The files being written are then cleaned up; a second signal ends the process at once.
     A signal the process was started to ignore (``nohup``, ``&`` in a script) stays ignored.
@@ -50,7 +51,7 @@ def handle_signals():
     keeping("no partial output file was kept")
     stop_writing(False)
     if threading.current_thread() is threading.main_thread():
-        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        for name in names:
             if hasattr(signal, name) and signal.getsignal(getattr(signal, name)) \
                     is not signal.SIG_IGN:
                 handlers[name] = signal.signal(getattr(signal, name), _terminate)
