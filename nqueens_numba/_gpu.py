@@ -42,6 +42,12 @@ MAX_LAUNCH = 1 << 20
 #: numba's CUDA simulator runs one kernel at a time in a process: its launches take turns.
 _SIMULATOR_TURNS = threading.Lock()
 
+#: The tasks of a process (Dask worker threads, :func:`count_states`) take turns on each GPU,
+#: by its number: a launch fills its GPU, so nothing is lost, and no task's copies on the
+#: default stream wait behind another's running kernel, holding back the writes that end
+#: that kernel early (the streams of numba-cuda wait for the default stream).
+_GPU_TURNS = {}
+
 
 def after_launch(device, n_done):
     """Called by a GPU's host thread after each launch (reported), with the GPU's number and
@@ -297,7 +303,8 @@ def count_states(job, states, device=0, seconds=None, stopped=None):
     finishes those under way); once ``stopped()`` is true (looked at every
     :data:`POLL_SECONDS`), its threads leave theirs. The rows of the subproblems left have
     -1 in their first column (a count is never negative): they are counted again later,
-    whole. Without either, every subproblem is counted.
+    whole. Without either, every subproblem is counted. The calls of a process take turns
+    on a GPU (:data:`_GPU_TURNS`).
     """
     cuda = _kernels.cuda
     states = np.ascontiguousarray(states, dtype=np.int64)
@@ -306,7 +313,7 @@ def count_states(job, states, device=0, seconds=None, stopped=None):
     kernel, block = _kernel(job)
     rows = np.zeros((len(states), job.width), dtype=np.int64)
     rows[:, 0] = -1
-    with cuda.gpus[device], _turns():
+    with cuda.gpus[device], _GPU_TURNS.setdefault(device, threading.Lock()), _turns():
         on = [cuda.to_device(a) for a in (states, np.arange(len(states), dtype=np.int64),
                                           _allow(job), np.zeros(1, np.int64),
                                           np.zeros(1, np.int64), rows)]
