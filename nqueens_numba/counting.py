@@ -43,7 +43,7 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         totals; ``None`` picks ``"symmetric"`` from ``n = 7`` (``config.SYMMETRIC_MIN_N``).
     fundamental : bool, optional
         Count fundamental solutions (D4 orbits, OEIS A002562) instead of all solutions
-        (the symmetric search; on the torus, by enumerating the solutions); ``n = 0`` gives 1.
+        (the symmetric search; on the torus, by enumeration); ``n = 0`` gives 1.
     prefix_depth : int, optional
         Rows pre-placed to split the search: ``1 .. max(1, n - 1)`` (halving) or ``2 .. n - 5``
         (symmetric), at most ``config.MAX_SUBPROBLEMS`` subproblems. Every depth gives the
@@ -70,16 +70,14 @@ def count_solutions(n, *, n_threads=None, method=None, fundamental=False, prefix
         A051224).
     torus : bool, optional
         Toroidal queens: the diagonals wrap around the edges (OEIS A051906; solutions exist
-        iff ``gcd(n, 6) == 1`` or ``n <= 1``; ``"halving"`` only, ``fundamental`` by
-        enumeration). The variants combine
+        iff ``gcd(n, 6) == 1`` or ``n <= 1``; ``"halving"`` only). The variants combine
         neither with each other nor with ``preplaced`` or ``blocked``.
     device : {"cpu", "cuda", "auto"}, optional
         This machine's threads, GPUs through numba-cuda (``pip install
         "nqueens_numba[cuda]"``), or a usable GPU from ``n = 13``, else the CPU. Same
         results and checkpoint files (a GPU count resumes on the CPU).
     devices : sequence of int, optional
-        With ``device="cuda"`` (or ``"auto"`` where a GPU is usable): the GPUs to use;
-        every visible GPU by default.
+        With ``device="cuda"`` or ``"auto"``: the GPUs to use; every visible one by default.
 
     Returns
     -------
