@@ -20,6 +20,7 @@ import time
 import warnings
 
 from . import config
+from ._kernels._loading import wait
 
 __all__ = ["Crew", "supervise", "run_chunks", "run_threads"]
 
@@ -114,7 +115,7 @@ def supervise(crew, work, tick, interrupted):
     stopped = False
     try:
         crew.start()  # (in the try: a Ctrl-C meanwhile stops those started)
-        while not work.ended.wait(0.25):
+        while not wait(work.ended, 0.25):
             tick()
     except KeyboardInterrupt:
         stopped = True
@@ -195,7 +196,7 @@ def run_chunks(n_threads, fn, n_chunks, fold, size=None, bar=None):
     with Crew(state["running"], work, "chunks") as crew:
         crew.start()
         while folded < n_chunks and state["error"] is None:
-            wake.wait(0.1)
+            wait(wake, 0.1)
             wake.clear()
             while True:
                 with lock:

@@ -201,6 +201,65 @@ def test_an_ignored_sigint_stays_ignored_while_the_command_loads():
     assert run.stdout == "4\n0 []\n", run.stdout
 
 
+@pytest.mark.parametrize("count", [lambda: nq.first_row_counts(14),
+                                   lambda: nq.count_solutions(14, method="halving")],
+                         ids=["first_row_counts", "halving"])
+def test_ctrl_c_during_a_kernel_call_in_the_calling_thread_is_a_keyboard_interrupt(count):
+    """A Ctrl-C while a count of n = 14 runs its one kernel call in the calling thread
+    raises ``KeyboardInterrupt`` (numba's dispatcher returned it as a ``SystemError``), and
+    the next count is exact."""
+    import _thread
+
+    count()  # (loaded)
+    for _ in range(5):
+        timer = threading.Timer(0.005, _thread.interrupt_main)
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            while True:
+                count()
+        timer.join()
+    assert int(np.sum(count())) == 365596
+
+
+def test_an_event_wait_cut_by_ctrl_c_is_a_keyboard_interrupt():
+    """Python's ``Event.wait``, interrupted as it takes back its lock, raises
+    ``RuntimeError: release unlocked lock`` from the ``KeyboardInterrupt``: the package's
+    waits in the calling thread raise the interruption itself."""
+    from nqueens_numba._kernels import _loading
+
+    class Interrupted:
+        def wait(self, timeout):
+            try:
+                raise KeyboardInterrupt
+            finally:
+                raise RuntimeError("release unlocked lock")
+
+    class Broken:
+        def wait(self, timeout):
+            raise RuntimeError("something else")
+
+    with pytest.raises(KeyboardInterrupt):
+        _loading.wait(Interrupted(), 0.1)
+    with pytest.raises(RuntimeError, match="something else"):
+        _loading.wait(Broken(), 0.1)
+
+
+def test_a_warm_count_in_the_calling_thread_starts_no_thread(monkeypatch):
+    """Once its kernels have run, a count of n = 10..14 (one kernel call here) starts no
+    thread (the symmetric prefixes' function went through a compile thread at every call:
+    a Ctrl-C as it started one came out of ``threading`` as a ``KeyError``)."""
+    calls = [lambda: nq.count_solutions(14, fundamental=True),
+             lambda: nq.count_solutions(13), lambda: nq.count_solutions(10)]
+    for call in calls:
+        call()
+    started = []
+    start = threading.Thread.start
+    monkeypatch.setattr(threading.Thread, "start",
+                        lambda thread: (started.append(thread.name), start(thread))[1])
+    assert [call() for call in calls] == [45752, 73712, 724]
+    assert started == []
+
+
 #: Code that sends a signal while the command's package loads, then while its command line
 #: is parsed (before ``main`` installs its own handlers).
 LOADING = ("import importlib.abc, os, signal, sys\n"

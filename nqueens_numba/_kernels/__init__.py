@@ -174,14 +174,25 @@ def is_ready(job, board=None, constrained=False):
 def entry(job, board=None, constrained=False):
     """The kernel of ``job`` on ``board`` (an object with a ``flag``, see
     :class:`nqueens_numba.board.Board`; ``None``: plain queens), for rows with allowed squares
-    of their own when ``constrained``: a numba dispatcher (the table ``_ENTRIES`` lists the
-    jobs and their arguments). Loads its family, and numba, on first use."""
+    of their own when ``constrained``: a numba dispatcher, as a :class:`_loading.Kernel`
+    (the table ``_ENTRIES`` lists the jobs and their arguments), or the Python function
+    that calls the kernels. Loads its family, and numba, on first use."""
     key = (job, 0 if board is None else board.flag, bool(constrained))
     name = _ENTRIES.get(key)
     if name is None:
         raise LookupError(f"no kernel for {key} (job, board flag, constrained)")
     value = globals().get(name)
-    return value if value is not None else __getattr__(name)
+    value = value if value is not None else __getattr__(name)
+    if not hasattr(value, "py_func"):
+        return value
+    called = _CALLED.get(name)
+    if called is None or called.dispatcher is not value:
+        called = _CALLED[name] = _loading.Kernel(value)
+    return called
+
+
+#: The values of :func:`entry`, by name.
+_CALLED = {}
 
 
 def images():

@@ -8,6 +8,8 @@ the first compile said on stderr, and numba's cache of the kernels made tolerant
 * :func:`numba_module`: a module of numba, imported the same way.
 * :func:`apart`: a kernel call that may compile, run in a thread of its own so that a Ctrl-C
   stops the wait at once and leaves numba whole.
+* :class:`Kernel`: a compiled kernel called from Python, whose Ctrl-C comes out as itself;
+  :func:`wait`: an event's wait whose Ctrl-C does too.
 * The notices: :data:`notice` (a caller's own notice is on), :func:`say`, :func:`cache_of`.
 
 It imports nothing from the package; :mod:`nqueens_numba._kernels` (the table of kernels)
@@ -22,9 +24,9 @@ import threading
 import warnings
 from contextlib import contextmanager, suppress
 
-__all__ = ["apart", "cache_directory", "cache_of", "compiling", "first_call",
+__all__ = ["Kernel", "apart", "cache_directory", "cache_of", "compiling", "first_call",
            "interrupts_deferred", "is_ours", "load", "not_the_cache_asked", "notice",
-           "numba_module", "said_compiling", "say"]
+           "numba_module", "said_compiling", "say", "wait"]
 
 #: The package whose modules are "ours" (:func:`is_ours`), and the one that holds the
 #: kernels (their caches are made tolerant).
@@ -118,8 +120,8 @@ def apart(call):
 
     _running.add(done)
     threading.Thread(target=run, name="nqueens-compile", daemon=True).start()
-    while not done.wait(0.05):  # (a Ctrl-C raises here; not in a join, which it can leave
-        pass                    # marking the thread as ended while it runs)
+    while not wait(done, 0.05):  # (a Ctrl-C raises here; not in a join, which it can leave
+        pass                     # marking the thread as ended while it runs)
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
@@ -128,18 +130,69 @@ def apart(call):
 _running = set()  # the calls of :func:`apart` not ended
 
 
+def wait(event, timeout):
+    """``event.wait(timeout)`` (a ``threading.Event``) whose Ctrl-C comes out as
+    ``KeyboardInterrupt``: Python's ``Event.wait``, interrupted as it takes back its
+    condition's lock, raises ``RuntimeError: release unlocked lock`` with the interruption
+    as its context (one Ctrl-C in a hundred of a profile's waits did). An event so
+    interrupted is not waited on again."""
+    try:
+        return event.wait(timeout)
+    except RuntimeError as exc:
+        if not isinstance(exc.__context__, KeyboardInterrupt):
+            raise
+        raise exc.__context__ from None
+
+
 def compiling():
     """Whether a call :func:`apart` left is still running (compiling) in this process."""
     return bool(_running)
 
 
+class Kernel:
+    """A numba dispatcher, called as itself, but whose call lets an exception that a signal's
+    handler raised as the call ended (Ctrl-C's ``KeyboardInterrupt``, an alarm's) come out
+    as itself. numba runs Python code as a compiled call returns its result
+    (``numba.core.serialize._numba_unpickle``); a handler run there leaves its exception
+    pending while the call returns, which Python reports as ``SystemError: ... returned a
+    result with an exception set`` caused by it (every Ctrl-C of a count of n = 14 run in
+    the calling thread did). Every other attribute is the dispatcher's."""
+
+    __slots__ = ("dispatcher",)
+
+    def __init__(self, dispatcher):
+        self.dispatcher = dispatcher
+
+    def __call__(self, *args):
+        try:
+            return self.dispatcher(*args)
+        except SystemError as exc:
+            cause = exc.__cause__
+            if cause is None or "returned a result with an exception set" not in str(exc):
+                raise
+            raise cause from None
+
+    def __getattr__(self, name):
+        return getattr(self.dispatcher, name)
+
+    def __repr__(self):
+        return f"Kernel({self.dispatcher!r})"
+
+
 def first_call(kernel, *args):
     """``kernel(*args)``: :func:`apart` while numba has not compiled ``kernel`` for any
     argument types in this process (the call may compile it, or load it from the cache), in
-    place after (a kernel whose arguments' types never change compiles once)."""
-    if getattr(kernel, "signatures", None):
+    place after (a kernel whose arguments' types never change compiles once). ``kernel``
+    may be a Python function that calls kernels: in place once it has returned."""
+    if getattr(kernel, "signatures", None) or kernel in _returned:
         return kernel(*args)
-    return apart(lambda: kernel(*args))
+    value = apart(lambda: kernel(*args))
+    if not hasattr(kernel, "signatures"):
+        _returned.add(kernel)
+    return value
+
+
+_returned = set()  # the Python functions :func:`first_call` has seen return
 
 
 def cache_directory():
