@@ -244,6 +244,28 @@ def test_an_event_wait_cut_by_ctrl_c_is_a_keyboard_interrupt():
         _loading.wait(Broken(), 0.1)
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_a_ctrl_c_as_a_crew_starts_waits_for_the_thread_being_started(monkeypatch):
+    """A Ctrl-C while a crew's thread starts is raised once it has started (bare: the call
+    names what it kept), and leaving the crew joins the threads started."""
+    from nqueens_numba import _pool
+
+    started = []
+    start = threading.Thread.start
+
+    def signalled_start(thread):
+        os.kill(os.getpid(), signal.SIGINT)
+        start(thread)
+        started.append(thread)
+
+    monkeypatch.setattr(threading.Thread, "start", signalled_start)
+    with pytest.raises(KeyboardInterrupt) as raised:
+        with _pool.Crew(2, lambda k, stop: None, "test") as crew:
+            crew.start()
+    assert raised.value.args == ()
+    assert len(started) == 1 and not started[0].is_alive()
+
+
 def test_a_warm_count_in_the_calling_thread_starts_no_thread(monkeypatch):
     """Once its kernels have run, a count of n = 10..14 (one kernel call here) starts no
     thread (the symmetric prefixes' function went through a compile thread at every call:

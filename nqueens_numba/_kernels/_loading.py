@@ -56,8 +56,9 @@ def interrupts_deferred(said="interrupted while the package loaded (it loaded wh
     the handler is Python's own). An import cut short leaves a module half made, after
     which every later call of the process fails (RecursionError, "module 'numba' has no
     attribute 'core'", "cannot load module more than once per process"). Other uses: a
-    record that must change whole. Nested uses defer once; a SIGINT handler that is not a
-    Python function (ignored, default) is left alone."""
+    record that must change whole, a thread's start (``said=None``: a bare interruption,
+    which the call's own words complete). Nested uses defer once; a SIGINT handler that is
+    not a Python function (ignored, default) is left alone."""
     if (_deferring["active"] or threading.current_thread() is not threading.main_thread()
             or not callable(signal.getsignal(signal.SIGINT))):
         yield
@@ -72,7 +73,7 @@ def interrupts_deferred(said="interrupted while the package loaded (it loaded wh
         signal.signal(signal.SIGINT, previous)
     if came:  # (not when the loading failed: its error is raised instead)
         if previous is signal.default_int_handler:
-            raise KeyboardInterrupt(said)
+            raise KeyboardInterrupt(said) if said else KeyboardInterrupt()
         previous(came[0], None)
 
 
