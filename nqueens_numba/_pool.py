@@ -20,7 +20,7 @@ import time
 import warnings
 
 from . import config
-from ._kernels._loading import interrupts_deferred, wait
+from ._kernels._loading import wait
 
 __all__ = ["Crew", "supervise", "run_chunks", "run_threads"]
 
@@ -56,13 +56,10 @@ class Crew:
 
     def start(self):
         """Start the threads (``RuntimeError`` naming ``n_threads`` where the system allows
-        fewer: a process limit such as ``ulimit -u``). A Ctrl-C waits for the thread being
-        started (one cut in its start leaves ``threading`` saying "Exception ignored in
-        thread started by ...: KeyError")."""
+        fewer: a process limit such as ``ulimit -u``)."""
         for thread in self.threads:
             try:
-                with interrupts_deferred(None):
-                    thread.start()
+                thread.start()
             except RuntimeError as exc:
                 raise RuntimeError(f"{exc} (the system allows no more threads: ask for fewer "
                                    f"with n_threads or NUMBA_NUM_THREADS, {len(self.threads)} "

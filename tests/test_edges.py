@@ -238,48 +238,36 @@ def test_an_event_wait_cut_by_ctrl_c_is_a_keyboard_interrupt():
         def wait(self, timeout):
             raise RuntimeError("something else")
 
+    class Alarm(Exception):
+        pass
+
+    class Alarmed:  # (a user's signal handler raised)
+        def wait(self, timeout):
+            try:
+                raise Alarm
+            finally:
+                raise RuntimeError("release unlocked lock")
+
     with pytest.raises(KeyboardInterrupt):
         _loading.wait(Interrupted(), 0.1)
+    with pytest.raises(Alarm):
+        _loading.wait(Alarmed(), 0.1)
     with pytest.raises(RuntimeError, match="something else"):
         _loading.wait(Broken(), 0.1)
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-def test_a_ctrl_c_as_a_crew_starts_waits_for_the_thread_being_started(monkeypatch):
-    """A Ctrl-C while a crew's thread starts is raised once it has started (bare: the call
-    names what it kept), and leaving the crew joins the threads started."""
-    from nqueens_numba import _pool
+def test_the_kernels_of_entry_are_their_dispatchers_for_every_other_use():
+    """What ``_kernels.entry`` gives (a ``_loading.Kernel``) has its dispatcher's
+    attributes, and copies and pickles as a value."""
+    import copy
+    import pickle
 
-    started = []
-    start = threading.Thread.start
+    from nqueens_numba import _kernels
 
-    def signalled_start(thread):
-        os.kill(os.getpid(), signal.SIGINT)
-        start(thread)
-        started.append(thread)
-
-    monkeypatch.setattr(threading.Thread, "start", signalled_start)
-    with pytest.raises(KeyboardInterrupt) as raised:
-        with _pool.Crew(2, lambda k, stop: None, "test") as crew:
-            crew.start()
-    assert raised.value.args == ()
-    assert len(started) == 1 and not started[0].is_alive()
-
-
-def test_a_warm_count_in_the_calling_thread_starts_no_thread(monkeypatch):
-    """Once its kernels have run, a count of n = 10..14 (one kernel call here) starts no
-    thread (the symmetric prefixes' function went through a compile thread at every call:
-    a Ctrl-C as it started one came out of ``threading`` as a ``KeyError``)."""
-    calls = [lambda: nq.count_solutions(14, fundamental=True),
-             lambda: nq.count_solutions(13), lambda: nq.count_solutions(10)]
-    for call in calls:
-        call()
-    started = []
-    start = threading.Thread.start
-    monkeypatch.setattr(threading.Thread, "start",
-                        lambda thread: (started.append(thread.name), start(thread))[1])
-    assert [call() for call in calls] == [45752, 73712, 724]
-    assert started == []
+    kernel = _kernels.entry("count")
+    assert kernel.py_func is kernel.dispatcher.py_func
+    assert copy.copy(kernel).dispatcher is kernel.dispatcher
+    assert pickle.loads(pickle.dumps(kernel)).py_func.__name__ == kernel.py_func.__name__
 
 
 #: Code that sends a signal while the command's package loads, then while its command line

@@ -56,9 +56,8 @@ def interrupts_deferred(said="interrupted while the package loaded (it loaded wh
     the handler is Python's own). An import cut short leaves a module half made, after
     which every later call of the process fails (RecursionError, "module 'numba' has no
     attribute 'core'", "cannot load module more than once per process"). Other uses: a
-    record that must change whole, a thread's start (``said=None``: a bare interruption,
-    which the call's own words complete). Nested uses defer once; a SIGINT handler that is
-    not a Python function (ignored, default) is left alone."""
+    record that must change whole. Nested uses defer once; a SIGINT handler that is not a
+    Python function (ignored, default) is left alone."""
     if (_deferring["active"] or threading.current_thread() is not threading.main_thread()
             or not callable(signal.getsignal(signal.SIGINT))):
         yield
@@ -73,7 +72,7 @@ def interrupts_deferred(said="interrupted while the package loaded (it loaded wh
         signal.signal(signal.SIGINT, previous)
     if came:  # (not when the loading failed: its error is raised instead)
         if previous is signal.default_int_handler:
-            raise KeyboardInterrupt(said) if said else KeyboardInterrupt()
+            raise KeyboardInterrupt(said)
         previous(came[0], None)
 
 
@@ -133,14 +132,15 @@ _running = set()  # the calls of :func:`apart` not ended
 
 def wait(event, timeout):
     """``event.wait(timeout)`` (a ``threading.Event``) whose Ctrl-C comes out as
-    ``KeyboardInterrupt``: Python's ``Event.wait``, interrupted as it takes back its
-    condition's lock, raises ``RuntimeError: release unlocked lock`` with the interruption
-    as its context (one Ctrl-C in a hundred of a profile's waits did). An event so
-    interrupted is not waited on again."""
+    ``KeyboardInterrupt``, and an exception a signal's handler raised (an alarm's) as
+    itself: Python's ``Event.wait``, interrupted as it takes back its condition's lock,
+    raises ``RuntimeError: release unlocked lock`` with the interruption as its context
+    (one Ctrl-C in a hundred of a profile's waits did). An event so interrupted is not
+    waited on again."""
     try:
         return event.wait(timeout)
     except RuntimeError as exc:
-        if not isinstance(exc.__context__, KeyboardInterrupt):
+        if exc.__context__ is None or str(exc) != "release unlocked lock":
             raise
         raise exc.__context__ from None
 
@@ -174,6 +174,8 @@ class Kernel:
             raise cause from None
 
     def __getattr__(self, name):
+        if name == "dispatcher":  # (not set yet: a copy being made)
+            raise AttributeError(name)
         return getattr(self.dispatcher, name)
 
     def __repr__(self):
@@ -183,17 +185,10 @@ class Kernel:
 def first_call(kernel, *args):
     """``kernel(*args)``: :func:`apart` while numba has not compiled ``kernel`` for any
     argument types in this process (the call may compile it, or load it from the cache), in
-    place after (a kernel whose arguments' types never change compiles once). ``kernel``
-    may be a Python function that calls kernels: in place once it has returned."""
-    if getattr(kernel, "signatures", None) or kernel in _returned:
+    place after (a kernel whose arguments' types never change compiles once)."""
+    if getattr(kernel, "signatures", None):
         return kernel(*args)
-    value = apart(lambda: kernel(*args))
-    if not hasattr(kernel, "signatures"):
-        _returned.add(kernel)
-    return value
-
-
-_returned = set()  # the Python functions :func:`first_call` has seen return
+    return apart(lambda: kernel(*args))
 
 
 def cache_directory():
