@@ -319,14 +319,14 @@ def count_states(job, states, device=0, seconds=None, stopped=None):
                                           np.zeros(1, np.int64), rows)]
         counter, stop, out = on[3], on[4], on[5]
         launched, aside = cuda.stream(), cuda.stream()
-        ended = threading.Event()
-        watcher = threading.Thread(target=_watch, daemon=True, name="nqueens-gpu-watch",
-                                   args=(cuda, device, ended, seconds, stopped, counter, stop,
-                                         aside))
+        ended, watcher = threading.Event(), None
         if seconds is not None or stopped is not None:
             args = (*_args(job, on[0], on[1], on[2]), 0, 0, counter, stop, out)
             kernel[_grid(cuda, 0, block), block](*args)  # (compiled first: not timed)
             counter.copy_to_device(np.zeros(1, np.int64))
+            watcher = threading.Thread(target=_watch, daemon=True, name="nqueens-gpu-watch",
+                                       args=(cuda, device, ended, seconds, stopped, counter,
+                                             stop, aside))
             watcher.start()
         try:
             kernel[_grid(cuda, len(states), block), block, launched](
@@ -334,7 +334,7 @@ def count_states(job, states, device=0, seconds=None, stopped=None):
             launched.synchronize()
         finally:
             ended.set()
-            if watcher.is_alive():
+            if watcher is not None:
                 watcher.join()
         return out.copy_to_host()
 

@@ -337,6 +337,13 @@ def _as_they_finish(client, running, tracker):
             look()
 
 
+def _batches(pending, n_batches):
+    """The subproblems ``pending`` cut into about ``n_batches`` batches in order, none
+    empty: the first tasks of a Dask count."""
+    return [batch for batch in np.array_split(pending, max(1, min(n_batches, len(pending))))
+            if len(batch)]
+
+
 def _run_gpu_batches(client, split, tracker, n_batches, workers):
     """Every subproblem of ``split`` counted whole on the GPUs of ``workers``, in about
     ``n_batches`` batches to begin with, reported to ``tracker`` as they finish.
@@ -364,10 +371,8 @@ def _run_gpu_batches(client, split, tracker, n_batches, workers):
         running.add(future)
 
     try:
-        pending = tracker.pending
-        for batch in np.array_split(pending, max(1, min(n_batches, len(pending)))):
-            if len(batch):
-                submit(batch)
+        for batch in _batches(tracker.pending, n_batches):
+            submit(batch)
         for future, rows in _as_they_finish(client, running, tracker):
             with interrupts_deferred(_DEFERRED):  # (recorded whole)
                 indices = tasks.pop(future)
@@ -476,10 +481,8 @@ def _run_batches(client, split, tracker, n_batches, threads):
         running.add(future)
 
     try:
-        pending = tracker.pending
-        for batch in np.array_split(pending, max(1, min(n_batches, len(pending)))):
-            if len(batch):
-                submit(batch, job.piece(batch[0]), None)
+        for batch in _batches(tracker.pending, n_batches):
+            submit(batch, job.piece(batch[0]), None)
         for key, search in tracker.resumed:  # searches in progress that a checkpoint saved
             submit(np.array([search.index]), search, key)
         for future, (counts, done, search) in _as_they_finish(client, running, tracker):
